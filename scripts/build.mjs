@@ -1,0 +1,33 @@
+// Bundles the CLI, the app (loaded lazily), the query worker and the benchmark.
+// A bundle starts several hundred milliseconds faster than resolving ink's module
+// graph at run time, which is most of the first-frame budget.
+import { build } from 'esbuild';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
+
+const entries = {
+  lookback: 'src/cli.ts',
+  'query-worker': 'src/app/queryWorker.ts',
+  bench: 'tests/bench/run.ts',
+};
+
+rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: false,
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  external: ['better-sqlite3', 'react-devtools-core'],
+  define: { 'process.env.NODE_ENV': '"production"' },
+  banner: {
+    // Bundled CommonJS dependencies call require(); give them one in ESM.
+    js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/**
+ * Entry point. Parses arguments with meow, runs the JSON/text subcommands over the
+ * store layer, and loads the interactive app lazily, so `lookback search … --json`
+ * never pays for React or Ink.
+ */
+import meow from 'meow';
+import { runCommand, UsageError } from './cli/commands.js';
+
+const HELP = `
+  Usage
+    $ lookback [--db PATH | --profile NAME | --demo] [--print]        the app
+    $ lookback recent [--limit N] [--all] [--json]                      recent conversations
+    $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
+                      [--roles user,assistant,tool] [--all] [--json]    full-text search
+    $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
+    $ lookback read SESSION_ID [--json]                                 a whole session
+    $ lookback profiles [--json]                                        profiles with a store
+
+  Options
+    --db PATH        read this state.db
+    --profile NAME   read the named Hermes profile's store
+    --demo           open (creating it if needed) a generated demo store
+    --json           print the agent's session_search JSON shapes
+    --print          (app) print the copied anchors on stdout at exit
+    --               ends the options (queries may start with "-")
+
+  The store is opened read-only and never changed.
+`;
+
+const cli = meow(HELP, {
+  importMeta: import.meta,
+  allowUnknownFlags: false,
+  flags: {
+    db: { type: 'string' },
+    profile: { type: 'string' },
+    demo: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    print: { type: 'boolean', default: false },
+    limit: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    sort: { type: 'string' },
+    roles: { type: 'string' },
+    window: { type: 'string' },
+  },
+});
+
+try {
+  process.exitCode = await runCommand(cli.input.map(String), cli.flags);
+} catch (err) {
+  if (err instanceof UsageError) {
+    process.stderr.write(`lookback: ${err.message}\nRun "lookback --help" for usage.\n`);
+    process.exitCode = 2;
+  } else {
+    // Never a stack trace: one line that names the problem.
+    process.stderr.write(`lookback: ${(err as Error)?.message ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,159 @@
+import { StoreError } from '../store/errors.js';
+import { listProfiles, locateStore } from '../store/locate.js';
+import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
+import { Store } from '../store/store.js';
+import type { Sort } from '../store/types.js';
+import { ensureDemoStore } from './demoStore.js';
+import { printText } from './text.js';
+
+/** A mistake in how lookback was called: exit code 2. */
+export class UsageError extends Error {}
+
+export interface Flags {
+  db?: string | undefined;
+  profile?: string | undefined;
+  demo: boolean;
+  json: boolean;
+  print: boolean;
+  limit?: string | undefined;
+  all: boolean;
+  sort?: string | undefined;
+  roles?: string | undefined;
+  window?: string | undefined;
+}
+
+const SUBCOMMANDS = ['recent', 'search', 'scroll', 'read', 'profiles'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
+function intFlag(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new UsageError(`--${name} takes a whole number, not "${value}"`);
+  const n = Number(value);
+  if (n < min) throw new UsageError(`--${name} must be at least ${min}`);
+  return n;
+}
+
+function sortFlag(value: string | undefined): Sort | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (v === 'relevance' || v === 'newest' || v === 'oldest') return v;
+  throw new UsageError(`--sort takes relevance, newest or oldest, not "${value}"`);
+}
+
+function rolesFlag(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const roles = value
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r.length > 0);
+  if (roles.length === 0)
+    throw new UsageError('--roles needs at least one role, e.g. user,assistant,tool');
+  return roles;
+}
+
+function openStore(flags: Flags): Store {
+  if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
+  if (flags.demo) return Store.open(ensureDemoStore().path, { profile: 'demo' });
+  const where = locateStore({ db: flags.db, profile: flags.profile });
+  return Store.open(where.path, { profile: where.profile });
+}
+
+function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): void {
+  if (flags.json) process.stdout.write(JSON.stringify(payload) + '\n');
+  else printText(kind, payload);
+}
+
+/** Runs one subcommand (or the app) and returns the exit code. */
+export async function runCommand(input: string[], flags: Flags): Promise<number> {
+  const [first, ...rest] = input;
+  if (first === undefined) return runApp(flags);
+  if (!(SUBCOMMANDS as readonly string[]).includes(first))
+    throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')})`);
+  const cmd = first as Subcommand;
+  if (cmd === 'profiles') {
+    const profiles = listProfiles();
+    if (flags.json) process.stdout.write(JSON.stringify({ success: true, profiles }) + '\n');
+    else for (const p of profiles) process.stdout.write(`${p.name}\t${p.path}\n`);
+    return 0;
+  }
+  const args = parseArgs(cmd, rest, flags);
+  let store: Store | undefined;
+  try {
+    store = openStore(flags);
+    for (const w of store.warnings) process.stderr.write(`lookback: warning: ${w}\n`);
+    emit(flags, cmd, args(store));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const message =
+      err instanceof StoreError
+        ? err.message
+        : `unexpected error: ${(err as Error)?.message ?? err}`;
+    if (flags.json) process.stdout.write(JSON.stringify({ success: false, error: message }) + '\n');
+    else process.stderr.write(`lookback: ${message}\n`);
+    return 1;
+  } finally {
+    store?.close();
+  }
+}
+
+/** Validates a subcommand's arguments before the store is opened; returns the call to make. */
+function parseArgs(
+  cmd: Exclude<Subcommand, 'profiles'>,
+  rest: string[],
+  flags: Flags,
+): (s: Store) => Record<string, Json> {
+  const limit = intFlag('limit', flags.limit, 0);
+  switch (cmd) {
+    case 'recent':
+      expectArgs(cmd, rest, 0, '');
+      return (s) => recentJson(s, { limit: limit ?? 20, all: flags.all });
+    case 'search': {
+      if (rest.length === 0) throw new UsageError('search needs a QUERY');
+      const query = rest.join(' ');
+      const sort = sortFlag(flags.sort);
+      const roles = rolesFlag(flags.roles);
+      return (s) =>
+        searchJson(s, query, {
+          limit: limit ?? 10,
+          all: flags.all,
+          ...(sort ? { sort } : {}),
+          ...(roles ? { roles } : {}),
+        });
+    }
+    case 'scroll': {
+      expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
+      const [sid = '', mid = ''] = rest;
+      if (!/^\d+$/.test(mid.trim()))
+        throw new UsageError(`MESSAGE_ID must be a whole number, not "${mid}"`);
+      const window = intFlag('window', flags.window, -Infinity);
+      return (s) => scrollJson(s, sid, Number(mid), window);
+    }
+    case 'read': {
+      expectArgs(cmd, rest, 1, 'SESSION_ID');
+      const [sid = ''] = rest;
+      return (s) => readJson(s, sid);
+    }
+  }
+}
+
+function expectArgs(cmd: string, rest: string[], n: number, names: string): void {
+  if (rest.length !== n)
+    throw new UsageError(
+      n === 0
+        ? `${cmd} takes no arguments`
+        : `${cmd} needs ${names} (got ${rest.length} argument${rest.length === 1 ? '' : 's'})`,
+    );
+}
+
+async function runApp(flags: Flags): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write(
+      'lookback: no terminal here; use the JSON subcommands instead, e.g. `lookback recent --json` or `lookback search "query" --json`\n',
+    );
+    return 2;
+  }
+  const { startApp } = await import('../app/start.js');
+  return startApp(flags);
+}

@@ -1,0 +1,80 @@
+/** Readable (non-JSON) output of the subcommands. Every store string is sanitized first. */
+import { sanitize, sanitizeLine } from '../text/sanitize.js';
+import type { Json } from '../store/recall.js';
+
+type Obj = Record<string, Json | undefined>;
+
+const out = (s: string) => process.stdout.write(s + '\n');
+
+export function age(epochSeconds: number, now = Date.now() / 1000): string {
+  const d = Math.max(0, now - epochSeconds);
+  if (d < 60) return 'now';
+  if (d < 3600) return `${Math.floor(d / 60)}m`;
+  if (d < 86400) return `${Math.floor(d / 3600)}h`;
+  if (d < 86400 * 14) return `${Math.floor(d / 86400)}d`;
+  if (d < 86400 * 60) return `${Math.floor(d / 604800)}w`;
+  if (d < 86400 * 730) return `${Math.floor(d / 2592000)}mo`;
+  return `${Math.floor(d / 31536000)}y`;
+}
+
+function str(v: Json | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v))
+    return v
+      .map((p) =>
+        p && typeof p === 'object' && !Array.isArray(p) && typeof p.text === 'string'
+          ? p.text
+          : '[part]',
+      )
+      .join(' ');
+  return String(v);
+}
+
+function messageLine(m: Obj, maxChars = 400): string {
+  const mark = m.anchor ? '▶' : ' ';
+  let body = sanitize(str(m.content));
+  if (!body && Array.isArray(m.tool_calls)) body = `⚙ ${m.tool_calls.length} tool call(s)`;
+  if (m.tool_name) body = `⚙ ${sanitizeLine(str(m.tool_name))}: ${body}`;
+  const lines = body.split('\n');
+  let shown = lines.slice(0, 6).join('\n      ');
+  if (shown.length > maxChars) shown = shown.slice(0, maxChars) + '…';
+  else if (lines.length > 6) shown += `\n      … (${lines.length - 6} more lines)`;
+  return `${mark}#${str(m.id)} ${str(m.role)}: ${shown}`;
+}
+
+export function printText(kind: string, p: Obj): void {
+  const results = (Array.isArray(p.results) ? p.results : []) as Obj[];
+  switch (kind) {
+    case 'recent':
+      for (const r of results) {
+        const title = sanitizeLine(str(r.title) || str(r.preview) || '(untitled)');
+        out(
+          `${age(Number(r.last_active)).padStart(4)}  ${sanitizeLine(str(r.source)).padEnd(9)} ${title}  · ${str(r.message_count)} msgs  · ${str(r.session_id)}`,
+        );
+      }
+      if (results.length === 0) out('No sessions.');
+      return;
+    case 'search':
+      if (results.length === 0) out(str(p.message) || 'No matching sessions found.');
+      for (const r of results) {
+        out(`${sanitizeLine(str(r.title) || '(untitled)')} · ${str(r.source)} · ${str(r.when)}`);
+        out(`  ${sanitizeLine(str(r.snippet))}`);
+        out(
+          `  session_search(session_id="${str(r.session_id)}", around_message_id=${str(r.match_message_id)}, window=5)`,
+        );
+        out('');
+      }
+      return;
+    default: {
+      const meta = (p.session_meta ?? {}) as Obj;
+      out(
+        `${sanitizeLine(str(meta.title) || '(untitled)')} · ${str(p.session_id)} · ${str(meta.source)} · ${str(meta.when)}`,
+      );
+      if (p.warning) out(`warning: ${sanitizeLine(str(p.warning))}`);
+      const msgs = (Array.isArray(p.messages) ? p.messages : []) as Obj[];
+      for (const m of msgs) out(messageLine(m));
+      if (p.message) out(sanitizeLine(str(p.message)));
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import type { Database } from './sqlite.js';
+import { StoreError } from './errors.js';
+
+/** The newest schema version whose layout lookback knows; newer ones are read with a warning. */
+export const KNOWN_SCHEMA_VERSION = 30;
+
+export type FtsKind = 'none' | 'inline' | 'external';
+
+/** What this store has, read once at open so every query can adapt to it (STORE.md "Detect, don't assume"). */
+export interface Layout {
+  schemaVersion: number | null;
+  sessionColumns: ReadonlySet<string>;
+  messageColumns: ReadonlySet<string>;
+  fts: FtsKind;
+  /** Columns of `messages_fts`; column 0 is always the text. */
+  ftsColumns: readonly string[];
+  trigram: boolean;
+  /** Optional columns, named so queries read as intent rather than set lookups. */
+  has: {
+    active: boolean;
+    displayKind: boolean;
+    archived: boolean;
+    hidden: boolean;
+    cwd: boolean;
+    lastActivityAt: boolean;
+    reasoning: boolean;
+    reasoningContent: boolean;
+    gitBranch: boolean;
+    /** An index on messages(session_id, id): keyset windows by id are index seeks. */
+    sessionIdIndex: boolean;
+  };
+  warnings: string[];
+}
+
+const REQUIRED_SESSION = ['id', 'source', 'parent_session_id', 'started_at'];
+const REQUIRED_MESSAGE = ['id', 'session_id', 'role', 'content', 'timestamp'];
+
+function columns(db: Database, table: string): Set<string> {
+  const rows = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
+  return new Set(rows.map((r) => r.name));
+}
+
+export function detectLayout(db: Database, path: string): Layout {
+  const objects = db
+    .prepare(`SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view')`)
+    .all() as { name: string; type: string; sql: string | null }[];
+  const byName = new Map(objects.map((o) => [o.name, o]));
+  for (const t of ['sessions', 'messages']) {
+    if (byName.get(t)?.type !== 'table')
+      throw new StoreError(`${path} is not a Hermes session store (no "${t}" table)`, 'schema');
+  }
+  const sessionColumns = columns(db, 'sessions');
+  const messageColumns = columns(db, 'messages');
+  const missing = [
+    ...REQUIRED_SESSION.filter((c) => !sessionColumns.has(c)).map((c) => `sessions.${c}`),
+    ...REQUIRED_MESSAGE.filter((c) => !messageColumns.has(c)).map((c) => `messages.${c}`),
+  ];
+  if (missing.length > 0)
+    throw new StoreError(`${path} is missing required columns: ${missing.join(', ')}`, 'schema');
+
+  const warnings: string[] = [];
+  let schemaVersion: number | null = null;
+  if (byName.has('schema_version')) {
+    const row = db.prepare(`SELECT MAX(version) AS v FROM schema_version`).get() as
+      { v: number | null } | undefined;
+    schemaVersion = typeof row?.v === 'number' ? row.v : null;
+  }
+  if (schemaVersion !== null && schemaVersion > KNOWN_SCHEMA_VERSION)
+    warnings.push(
+      `schema version ${schemaVersion} is newer than lookback knows (${KNOWN_SCHEMA_VERSION}); reading the columns it recognises`,
+    );
+
+  const ftsSql = byName.get('messages_fts')?.sql ?? '';
+  let fts: FtsKind = 'none';
+  let ftsColumns: string[] = [];
+  if (/fts5/i.test(ftsSql)) {
+    ftsColumns = [...columns(db, 'messages_fts')];
+    // External-content tables read a view of several columns (v23+); the legacy
+    // inline table holds one concatenated text column.
+    fts = ftsColumns.length > 1 ? 'external' : 'inline';
+  }
+  const trigram = /fts5/i.test(byName.get('messages_fts_trigram')?.sql ?? '');
+  if (fts === 'none')
+    warnings.push('this store has no full-text index; searching with LIKE (slower)');
+
+  return {
+    schemaVersion,
+    sessionColumns,
+    messageColumns,
+    fts,
+    ftsColumns,
+    trigram,
+    has: {
+      active: messageColumns.has('active'),
+      displayKind: messageColumns.has('display_kind'),
+      archived: sessionColumns.has('archived'),
+      hidden: sessionColumns.has('hidden'),
+      cwd: sessionColumns.has('cwd'),
+      lastActivityAt: sessionColumns.has('last_activity_at'),
+      reasoning: messageColumns.has('reasoning'),
+      reasoningContent: messageColumns.has('reasoning_content'),
+      gitBranch: sessionColumns.has('git_branch'),
+      sessionIdIndex: hasSessionIdIndex(db),
+    },
+    warnings,
+  };
+}
+
+/** Whether messages has an index whose leading columns are (session_id, id); rowid counts as id. */
+function hasSessionIdIndex(db: Database): boolean {
+  const indexes = db.prepare(`SELECT name FROM pragma_index_list('messages')`).all() as {
+    name: string;
+  }[];
+  return indexes.some(({ name }) => {
+    const cols = db.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(name) as {
+      name: string | null;
+    }[];
+    // pragma_index_info names the rowid as NULL; an INTEGER PRIMARY KEY alias appears as the alias.
+    return (
+      cols[0]?.name === 'session_id' &&
+      (cols.length === 1 || cols[1]?.name === 'id' || cols[1]?.name === null)
+    );
+  });
+}

@@ -1,0 +1,250 @@
+import { inRead, type Store } from './store.js';
+import { decodeContent, decodeToolCalls } from './content.js';
+import { messageColumns, visibleMessage } from './sqlParts.js';
+import type { AnchoredView, Message } from './types.js';
+
+interface MessageRow {
+  id: number;
+  session_id: string;
+  role: string;
+  content: string | null;
+  tool_calls: string | null;
+  tool_name: string | null;
+  tool_call_id: string | null;
+  timestamp: number;
+  reasoning: string | null;
+  reasoning_content: string | null;
+}
+
+export function toMessage(r: MessageRow): Message {
+  return {
+    id: r.id,
+    session_id: r.session_id,
+    role: r.role,
+    content: decodeContent(r.content),
+    timestamp: r.timestamp,
+    tool_name: r.tool_name || null,
+    tool_calls: decodeToolCalls(r.tool_calls),
+    tool_call_id: r.tool_call_id || null,
+    reasoning: r.reasoning || r.reasoning_content || null,
+  };
+}
+
+/** Roles a discover window keeps around its anchor (STORE.md). */
+const WINDOW_ROLES = new Set(['user', 'assistant']);
+/** How many opening/closing messages a discover view shows. */
+export const BOOKEND_SIZE = 3;
+
+function cols(store: Store): string {
+  return messageColumns(store.layout, 'm');
+}
+
+function vis(store: Store): string {
+  return visibleMessage(store.layout, 'm');
+}
+
+/**
+ * Without an index on (session_id, id) (layouts before v30), "the n messages
+ * before id X in session S" would sort every message of S. Messages of one
+ * session sit close together by id, so first scan a bounded id range next to X
+ * by rowid, and fall back to the index only when that range is not enough.
+ */
+const NEARBY_IDS = 2048;
+
+function keyset(
+  store: Store,
+  sessionId: string,
+  id: number,
+  n: number,
+  dir: 'before' | 'after',
+): MessageRow[] {
+  const [cmp, order, bound] = dir === 'before' ? ['<', 'DESC', '>='] : ['>', 'ASC', '<='];
+  if (!store.layout.has.sessionIdIndex) {
+    const rows = store
+      .stmt(
+        `SELECT ${cols(store)} FROM messages m NOT INDEXED
+         WHERE m.id ${cmp} ? AND m.id ${bound} ? AND m.session_id = ? AND ${vis(store)}
+         ORDER BY m.id ${order} LIMIT ?`,
+      )
+      .all(id, dir === 'before' ? id - NEARBY_IDS : id + NEARBY_IDS, sessionId, n) as MessageRow[];
+    if (rows.length === n) return rows;
+  }
+  return store
+    .stmt(
+      `SELECT ${cols(store)} FROM messages m WHERE m.session_id = ? AND m.id ${cmp} ? AND ${vis(store)} ORDER BY m.id ${order} LIMIT ?`,
+    )
+    .all(sessionId, id, n) as MessageRow[];
+}
+
+/** Up to `n` visible messages of a session before `id` (exclusive), returned in id order. Keyset paging. */
+function messagesBeforeImpl(store: Store, sessionId: string, id: number, n: number): Message[] {
+  if (n <= 0) return [];
+  return keyset(store, sessionId, id, n, 'before').reverse().map(toMessage);
+}
+
+/** Up to `n` visible messages of a session after `id` (exclusive), in id order. */
+function messagesAfterImpl(store: Store, sessionId: string, id: number, n: number): Message[] {
+  if (n <= 0) return [];
+  return keyset(store, sessionId, id, n, 'after').map(toMessage);
+}
+
+/** One visible message by id, in any session. */
+function messageByIdImpl(store: Store, id: number): Message | null {
+  const row = store
+    .stmt(`SELECT ${cols(store)} FROM messages m WHERE m.id = ? AND ${vis(store)}`)
+    .get(id) as MessageRow | undefined;
+  return row ? toMessage(row) : null;
+}
+
+/** The session that owns a message id, visible or not (for lineage rebinding and pruned anchors). */
+function owningSessionImpl(store: Store, id: number): string | null {
+  const row = store.stmt(`SELECT session_id FROM messages WHERE id = ?`).get(id) as
+    { session_id: string } | undefined;
+  return row?.session_id ?? null;
+}
+
+export interface Slice {
+  messages: Message[];
+  messages_before: number;
+  messages_after: number;
+}
+
+/**
+ * The raw slice around an anchor: up to `window` visible messages before it, the
+ * anchor, up to `window` after, in id order (the agent's get_messages_around).
+ * Empty when the anchor is not a visible message of this session.
+ */
+function sliceAroundImpl(store: Store, sessionId: string, anchorId: number, window: number): Slice {
+  const anchor = store
+    .stmt(
+      `SELECT ${cols(store)} FROM messages m WHERE m.id = ? AND m.session_id = ? AND ${vis(store)}`,
+    )
+    .get(anchorId, sessionId) as MessageRow | undefined;
+  if (!anchor) return { messages: [], messages_before: 0, messages_after: 0 };
+  const before = messagesBeforeImpl(store, sessionId, anchorId, window);
+  const after = messagesAfterImpl(store, sessionId, anchorId, window);
+  return {
+    messages: [...before, toMessage(anchor), ...after],
+    messages_before: before.length,
+    messages_after: after.length,
+  };
+}
+
+// Non-empty content, tested with <> '' rather than the agent's length() > 0:
+// SQLite's length() stops at the NUL that starts structured (multimodal) content,
+// which would wrongly drop those messages from the bookends.
+function bookends(
+  store: Store,
+  sessionId: string,
+  edgeId: number,
+  side: 'start' | 'end',
+): Message[] {
+  const cmp = side === 'start' ? '<' : '>';
+  const dir = side === 'start' ? 'ASC' : 'DESC';
+  const rows = store
+    .stmt(
+      `SELECT ${cols(store)} FROM messages m
+       WHERE m.session_id = ? AND m.id ${cmp} ? AND m.role IN ('user', 'assistant')
+         AND m.content IS NOT NULL AND m.content <> '' AND ${vis(store)}
+       ORDER BY m.id ${dir} LIMIT ${BOOKEND_SIZE}`,
+    )
+    .all(sessionId, edgeId) as MessageRow[];
+  if (side === 'end') rows.reverse();
+  return rows.map(toMessage);
+}
+
+/**
+ * The agent's anchored view: the slice filtered to user/assistant (the anchor is
+ * always kept), with the session's opening and closing messages outside it.
+ */
+function anchoredViewImpl(
+  store: Store,
+  sessionId: string,
+  anchorId: number,
+  window = 5,
+): AnchoredView {
+  const slice = sliceAroundImpl(store, sessionId, anchorId, window);
+  const first = slice.messages[0];
+  const last = slice.messages[slice.messages.length - 1];
+  if (!first || !last)
+    return {
+      messages: [],
+      bookend_start: [],
+      bookend_end: [],
+      messages_before: 0,
+      messages_after: 0,
+    };
+  return {
+    messages: slice.messages.filter((m) => m.id === anchorId || WINDOW_ROLES.has(m.role)),
+    bookend_start: bookends(store, sessionId, first.id, 'start'),
+    bookend_end: bookends(store, sessionId, last.id, 'end'),
+    messages_before: slice.messages_before,
+    messages_after: slice.messages_after,
+  };
+}
+
+/** First or last `n` visible messages of a session, in id order. */
+function sessionEdgeImpl(
+  store: Store,
+  sessionId: string,
+  edge: 'head' | 'tail',
+  n: number,
+): Message[] {
+  return edge === 'head'
+    ? messagesAfterImpl(store, sessionId, Number.MIN_SAFE_INTEGER, n)
+    : messagesBeforeImpl(store, sessionId, Number.MAX_SAFE_INTEGER, n);
+}
+
+/** Visible messages in a session, and the position of an id among them (for "62%" and k/N). */
+function countVisibleImpl(store: Store, sessionId: string): number {
+  const row = store
+    .stmt(`SELECT count(*) AS n FROM messages m WHERE m.session_id = ? AND ${vis(store)}`)
+    .get(sessionId) as { n: number };
+  return row.n;
+}
+
+function countBeforeImpl(store: Store, sessionId: string, id: number): number {
+  const row = store
+    .stmt(
+      `SELECT count(*) AS n FROM messages m WHERE m.session_id = ? AND m.id < ? AND ${vis(store)}`,
+    )
+    .get(sessionId, id) as { n: number };
+  return row.n;
+}
+
+/** Read: the whole session when small, else the head and tail (the agent's read shape). */
+export const READ_SMALL = 30;
+export const READ_HEAD = 20;
+export const READ_TAIL = 10;
+
+function readSessionImpl(
+  store: Store,
+  sessionId: string,
+): { total: number; truncated: boolean; messages: Message[] } {
+  const total = countVisibleImpl(store, sessionId);
+  if (total <= READ_SMALL)
+    return {
+      total,
+      truncated: false,
+      messages: sessionEdgeImpl(store, sessionId, 'head', READ_SMALL),
+    };
+  return {
+    total,
+    truncated: true,
+    messages: [
+      ...sessionEdgeImpl(store, sessionId, 'head', READ_HEAD),
+      ...sessionEdgeImpl(store, sessionId, 'tail', READ_TAIL),
+    ],
+  };
+}
+
+export const messagesBefore = inRead(messagesBeforeImpl);
+export const messagesAfter = inRead(messagesAfterImpl);
+export const messageById = inRead(messageByIdImpl);
+export const owningSession = inRead(owningSessionImpl);
+export const sliceAround = inRead(sliceAroundImpl);
+export const anchoredView = inRead(anchoredViewImpl);
+export const sessionEdge = inRead(sessionEdgeImpl);
+export const countVisible = inRead(countVisibleImpl);
+export const countBefore = inRead(countBeforeImpl);
+export const readSession = inRead(readSessionImpl);

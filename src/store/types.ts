@@ -1,0 +1,109 @@
+import type { Content, ToolCall } from './content.js';
+
+/** One message as the agent's tool shapes it, plus what the app needs (reasoning). */
+export interface Message {
+  id: number;
+  session_id: string;
+  role: string;
+  content: Content;
+  timestamp: number;
+  tool_name: string | null;
+  tool_calls: ToolCall[] | string | null;
+  tool_call_id: string | null;
+  reasoning: string | null;
+}
+
+export interface SessionMeta {
+  id: string;
+  source: string;
+  model: string | null;
+  title: string | null;
+  parent_session_id: string | null;
+  started_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  message_count: number;
+  cwd: string | null;
+  archived: boolean;
+  model_config: string | null;
+}
+
+/** One row of browse (recent conversations), lineage collapsed. */
+export interface RecentRow {
+  session_id: string;
+  title: string | null;
+  source: string;
+  started_at: number;
+  last_active: number;
+  message_count: number;
+  preview: string;
+  /** The chain's first session; equals session_id for a single-session conversation. */
+  root_id: string;
+  /** Sessions in the compression chain (1 when none). */
+  chain_length: number;
+  /** Not yet ended: the agent may still be writing it. */
+  live: boolean;
+  /** Why it would be hidden by default, when listed with `all`. */
+  hidden_reason: HiddenReason | null;
+  /** Branch children (separate, listable conversations) of any session in the chain. */
+  branches: number;
+}
+
+export type HiddenReason = 'archived' | 'subagent' | 'tool' | 'delegate';
+
+export interface HiddenCounts {
+  total: number;
+  archived: number;
+  subagent: number;
+  tool: number;
+  delegate: number;
+}
+
+/** The anchored view around a hit (STORE.md discover). */
+export interface AnchoredView {
+  messages: Message[];
+  bookend_start: Message[];
+  bookend_end: Message[];
+  messages_before: number;
+  messages_after: number;
+}
+
+export interface SearchResult extends AnchoredView {
+  session_id: string;
+  /** The lineage root, when it is not the hit's own session. */
+  parent_session_id: string | null;
+  when: string;
+  source: string;
+  model: string;
+  title: string | null;
+  matched_role: string;
+  match_message_id: number;
+  snippet: string;
+  /** Root started_at, for sorting and ages in the app. */
+  started_at: number;
+  hit_timestamp: number;
+}
+
+export type SearchPath = 'fts' | 'trigram' | 'like' | 'empty';
+
+export interface SearchAnswer {
+  query: string;
+  results: SearchResult[];
+  path: SearchPath;
+  /** Set when the answer is empty or degraded, e.g. the query could not be parsed. */
+  message: string | null;
+}
+
+export type Sort = 'relevance' | 'newest' | 'oldest';
+
+export interface SearchOptions {
+  limit?: number;
+  sort?: Sort;
+  roles?: string[];
+  /** Include sessions the agent hides (subagent, tool sources). */
+  all?: boolean;
+  /** Build the anchored view for each result (the JSON command does; the app's list does not need it). */
+  views?: boolean;
+  /** Snippet highlight markers; the agent's are >>> and <<<. */
+  markers?: [string, string];
+}

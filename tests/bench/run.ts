@@ -1,0 +1,148 @@
+/**
+ * `npm run bench`: speed figures on generated stores of 200,000+ messages.
+ * In-process medians with a warm cache, the raw SQLite time for the same query
+ * beside each, and the wall time of a whole `lookback search --json` process.
+ * Prints figures; asserts nothing (timings are not tests).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateStore } from '../../src/demo/generate.js';
+import { Store } from '../../src/store/store.js';
+import { browse } from '../../src/store/browse.js';
+import { discover } from '../../src/store/search.js';
+import { scroll } from '../../src/store/recall.js';
+import { routeQuery } from '../../src/store/query.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench'));
+// The bundle runs from dist/, so the repository is one level up.
+const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
+const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
+const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+function time(fn: () => unknown, runs = RUNS): number {
+  fn(); // warm: prepare statements, fill the page cache
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+
+const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+const row = (cells: string[]) =>
+  console.log(cells.map((c, i) => (i === 0 ? c.padEnd(44) : c.padStart(12))).join(''));
+
+function storeFor(layout: 16 | 30): string {
+  mkdirSync(BENCH_DIR, { recursive: true });
+  const path = join(BENCH_DIR, `bench-v${layout}-${SESSIONS}s-${MESSAGES}m.db`);
+  if (!existsSync(path)) {
+    const t = performance.now();
+    const r = generateStore(path, {
+      layout,
+      sessions: SESSIONS,
+      targetMessages: MESSAGES,
+      seed: 42,
+    });
+    console.log(
+      `generated ${path}: ${r.sessions} sessions, ${r.messages} messages in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+  }
+  return path;
+}
+
+const QUERIES = [
+  'migration',
+  'pgbouncer timeout',
+  '"connection pool"',
+  'webhook OR ledger',
+  'deploy*',
+];
+const CJK = '数据';
+
+function bench(layout: 16 | 30): void {
+  const path = storeFor(layout);
+  const store = Store.open(path);
+  const { n: messages } = store.db.prepare('SELECT count(*) AS n FROM messages').get() as {
+    n: number;
+  };
+  const { n: sessions } = store.db.prepare('SELECT count(*) AS n FROM sessions').get() as {
+    n: number;
+  };
+  console.log(
+    `\n## schema ${layout}: ${sessions.toLocaleString()} sessions, ${messages.toLocaleString()} messages (${RUNS} runs, median)`,
+  );
+  row(['operation', 'lookback', 'raw SQLite']);
+  const rawMatch = store.db.prepare(
+    `SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 50`,
+  );
+  const all: number[] = [];
+  for (const q of QUERIES) {
+    const route = routeQuery(q, { fts: true, trigram: store.layout.trigram });
+    const match = route.kind === 'fts' ? route.match : q;
+    const ours = time(() => discover(store, q, { limit: 10 }));
+    all.push(ours);
+    row([`discover "${q}" (limit 10, views)`, fmt(ours), fmt(time(() => rawMatch.all(match)))]);
+  }
+  row(['discover, median of the queries above', fmt(median(all)), '']);
+  const newest = time(() => discover(store, 'migration', { limit: 10, sort: 'newest' }));
+  row(['discover "migration" sort=newest', fmt(newest), '']);
+  const rawLike = store.db.prepare(
+    `SELECT id FROM messages WHERE content LIKE ? ORDER BY id DESC LIMIT 50`,
+  );
+  const cjk = time(() => discover(store, CJK, { limit: 10 }));
+  const cjkCount = discover(store, CJK, { limit: 10 }).results.length;
+  row([
+    `discover "${CJK}" (2-char CJK, ${cjkCount} convs)`,
+    fmt(cjk),
+    fmt(time(() => rawLike.all(`%${CJK}%`))),
+  ]);
+  const b = time(() => browse(store, { limit: 50 }));
+  row(['browse (limit 50)', fmt(b), '']);
+  const long = store.db
+    .prepare(
+      `SELECT session_id, count(*) AS n, MIN(id) AS lo, MAX(id) AS hi FROM messages GROUP BY session_id ORDER BY n DESC LIMIT 1`,
+    )
+    .get() as { session_id: string; n: number; lo: number; hi: number };
+  const ids = store.db
+    .prepare(`SELECT id FROM messages WHERE session_id = ? ORDER BY id`)
+    .all(long.session_id) as { id: number }[];
+  let k = 0;
+  const sc = time(() => {
+    k = (k + 997) % ids.length;
+    scroll(store, long.session_id, ids[k]!.id, 20);
+  }, RUNS * 10);
+  const rawScroll = store.db.prepare(
+    `SELECT id FROM messages WHERE session_id = ? AND id <= ? ORDER BY id DESC LIMIT 21`,
+  );
+  row([
+    `scroll window 20 (session of ${long.n.toLocaleString()} msgs)`,
+    fmt(sc),
+    fmt(time(() => rawScroll.all(long.session_id, ids[k]!.id), RUNS * 10)),
+  ]);
+  store.close();
+
+  const bin = join(ROOT, 'dist', 'lookback.js');
+  const proc: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now();
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'search', 'pgbouncer timeout', '--db', path, '--json'],
+      { encoding: 'utf8' },
+    );
+    proc.push(performance.now() - t);
+    if (r.status !== 0) throw new Error(`lookback search failed: ${r.stderr}`);
+  }
+  row(['process: lookback search … --json (start→exit)', fmt(median(proc)), '']);
+}
+
+for (const layout of [16, 30] as const) bench(layout);

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixtureCopy, sha256, tempDir } from '../helpers/fixtures.js';
+import { lookback } from '../helpers/cli.js';
+import {
+  expectedBrowse,
+  expectedDiscover,
+  loadSnapshot,
+  visible,
+  type Snapshot,
+} from '../helpers/oracle.js';
+
+let db: string;
+let hash: string;
+let snap: Snapshot;
+
+beforeAll(() => {
+  db = fixtureCopy(30);
+  hash = sha256(db);
+  snap = loadSnapshot(db);
+});
+afterAll(() => {
+  // Whatever ran, the store's main file is byte-for-byte what it was.
+  expect(sha256(db)).toBe(hash);
+});
+
+describe('recent', () => {
+  it('prints the agent browse shape with the default limit of 20', () => {
+    const r = lookback(['recent', '--db', db, '--json']);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(Object.keys(out)).toEqual(['success', 'mode', 'results', 'count', 'message']);
+    const results = out.results as Record<string, unknown>[];
+    expect(results.map((x) => x.session_id)).toEqual(
+      expectedBrowse(snap, 20).map((x) => x.session_id),
+    );
+    expect(Object.keys(results[0]!)).toEqual([
+      'session_id',
+      'title',
+      'source',
+      'started_at',
+      'last_active',
+      'message_count',
+      'preview',
+    ]);
+    expect(typeof results[0]!.started_at).toBe('number');
+  });
+
+  it('honours --limit without clamping it', () => {
+    const out = lookback(['recent', '--db', db, '--json', '--limit', '40']).json();
+    expect(out.count).toBe(Math.min(40, expectedBrowse(snap, 1000).length));
+  });
+
+  it('prints readable text without --json', () => {
+    const r = lookback(['recent', '--db', db, '--limit', '3']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    expect(r.stdout).not.toContain('{');
+  });
+});
+
+describe('search', () => {
+  it('returns the same conversations and anchors the agent would, limit 10 by default', () => {
+    const out = lookback(['search', 'billing migration', '--db', db, '--json']).json();
+    const want = expectedDiscover(snap, snap.ftsOrder('billing migration'), 10);
+    const results = out.results as Record<string, unknown>[];
+    expect(results.map((x) => [x.session_id, x.match_message_id])).toEqual(
+      want.map((w) => [w.session_id, w.match_message_id]),
+    );
+    expect(Object.keys(out)).toEqual([
+      'success',
+      'mode',
+      'query',
+      'results',
+      'count',
+      'sessions_searched',
+    ]);
+    const first = results[0]!;
+    expect(Object.keys(first).slice(0, 13)).toEqual([
+      'session_id',
+      'when',
+      'source',
+      'model',
+      'title',
+      'matched_role',
+      'match_message_id',
+      'snippet',
+      'bookend_start',
+      'messages',
+      'bookend_end',
+      'messages_before',
+      'messages_after',
+    ]);
+    const anchor = (first.messages as Record<string, unknown>[]).filter((m) => m.anchor === true);
+    expect(anchor.map((m) => m.id)).toEqual([first.match_message_id]);
+  });
+
+  it('treats everything after -- as the query', () => {
+    const r = lookback(['search', '--db', db, '--json', '--', '-stripe']);
+    expect(r.code).toBe(0);
+    expect(r.json().query).toBe('-stripe');
+  });
+
+  it('answers an unparseable query with an empty list and a message', () => {
+    const out = lookback(['search', 'AND OR NOT ) ( "', '--db', db, '--json']).json();
+    expect(out).toMatchObject({ success: true, results: [], count: 0 });
+    expect(typeof out.message).toBe('string');
+  });
+
+  it('filters roles and sorts by time on request', () => {
+    const out = lookback([
+      'search',
+      'stripe',
+      '--db',
+      db,
+      '--json',
+      '--roles',
+      'tool',
+      '--sort',
+      'newest',
+    ]).json();
+    const results = out.results as Record<string, unknown>[];
+    for (const r of results) expect(r.matched_role).toBe('tool');
+  });
+});
+
+describe('scroll and read', () => {
+  const session = () =>
+    [...snap.bySession.entries()].find(([, m]) => m.filter(visible).length > 40)!;
+
+  it('scroll prints the slice with the anchor flagged, window clamped to 1..20', () => {
+    const [sid, msgs] = session();
+    const list = msgs.filter(visible);
+    const anchor = list[25]!.id;
+    const out = lookback([
+      'scroll',
+      sid,
+      String(anchor),
+      '--db',
+      db,
+      '--json',
+      '--window',
+      '50',
+    ]).json();
+    expect(out.window).toBe(20);
+    expect((out.messages as { id: number }[]).map((m) => m.id)).toEqual(
+      list.slice(5, 46).map((m) => m.id),
+    );
+    expect(Object.keys(out)).toEqual([
+      'success',
+      'mode',
+      'session_id',
+      'around_message_id',
+      'session_meta',
+      'window',
+      'messages',
+      'messages_before',
+      'messages_after',
+    ]);
+    const def = lookback(['scroll', sid, String(anchor), '--db', db, '--json']).json();
+    expect(def.window).toBe(5);
+  });
+
+  it('read truncates long sessions to the first 20 and last 10', () => {
+    const [sid, msgs] = session();
+    const out = lookback(['read', sid, '--db', db, '--json']).json();
+    const list = msgs.filter(visible).map((m) => m.id);
+    expect(out.truncated).toBe(true);
+    expect((out.messages as { id: number }[]).map((m) => m.id)).toEqual([
+      ...list.slice(0, 20),
+      ...list.slice(-10),
+    ]);
+  });
+
+  it('an unknown session is a JSON error with exit 1', () => {
+    const r = lookback(['read', 'no_such_session', '--db', db, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json()).toEqual({ success: false, error: 'session_id not found: no_such_session' });
+  });
+});
+
+describe('usage mistakes exit 2 with one line', () => {
+  it.each([
+    [['scroll', 'abc', '--db', 'x']],
+    [['scroll', 'abc', 'notanumber', '--db', 'x']],
+    [['search', '--db', 'x']],
+    [['recent', '--limit', 'ten', '--db', 'x']],
+    [['search', 'q', '--sort', 'sideways', '--db', 'x']],
+    [['frobnicate']],
+    [['recent', '--bogus']],
+  ])('%j', (args) => {
+    const r = lookback(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('bad stores get a one-line error naming the problem', () => {
+  const dir = tempDir();
+  const cases: [string, () => string, RegExp][] = [
+    ['missing path', () => join(dir, 'missing.db'), /no store at/],
+    [
+      'a directory',
+      () => {
+        const d = join(dir, 'adir');
+        mkdirSync(d, { recursive: true });
+        return d;
+      },
+      /is a directory/,
+    ],
+    [
+      'not SQLite',
+      () => {
+        const f = join(dir, 'text.db');
+        writeFileSync(f, 'hello, not a database\n'.repeat(100));
+        return f;
+      },
+      /not a SQLite database/,
+    ],
+    [
+      'empty file',
+      () => {
+        const f = join(dir, 'empty.db');
+        writeFileSync(f, '');
+        return f;
+      },
+      /empty/,
+    ],
+  ];
+  it.each(cases)('%s', (_name, make, pattern) => {
+    const path = make();
+    for (const json of [true, false]) {
+      const r = lookback(['recent', '--db', path, ...(json ? ['--json'] : [])]);
+      expect(r.code).toBe(1);
+      const text = json ? String(r.json().error) : r.stderr;
+      expect(text).toMatch(pattern);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      if (json) expect(r.json().success).toBe(false);
+    }
+  });
+});
+
+describe('no TTY', () => {
+  it('the app explains the JSON subcommands and exits 2', () => {
+    const r = lookback(['--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/lookback recent --json/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
