@@ -1,0 +1,193 @@
+import { sanitize, sanitizeLine } from '../text/sanitize.js';
+
+/**
+ * The anchor forms an agent accepts (spec/STORE.md, "Anchors an agent
+ * accepts"). Everything produced here goes to the clipboard or the terminal,
+ * so every piece of store text passes through the sanitizer first.
+ */
+
+/** The agent's scroll window: default 5, clamped to 1..20 by the tool itself. */
+export const DEFAULT_SCROLL_WINDOW = 5;
+export const MIN_SCROLL_WINDOW = 1;
+export const MAX_SCROLL_WINDOW = 20;
+
+/** A quote is for pasting into a prompt; longer than this it drowns the question. */
+export const QUOTE_MAX_CHARS = 4_000;
+
+/** One message in a copied window; keeps a giant tool output from filling the clipboard. */
+export const WINDOW_MESSAGE_MAX_CHARS = 20_000;
+
+export const DEFAULT_PROFILE = 'default';
+
+export interface AnchorTarget {
+  profile: string;
+  sessionId: string;
+  messageId: number;
+  role?: string | null;
+  /** Epoch seconds, as the store holds them. */
+  timestamp?: number | null;
+  content?: string | null;
+  title?: string | null;
+}
+
+export interface WindowMessage {
+  id: number;
+  role: string;
+  timestamp?: number | null;
+  content?: string | null;
+  /** The message the window is anchored on. */
+  anchor?: boolean;
+}
+
+export interface WindowMeta {
+  profile: string;
+  sessionId: string;
+  title?: string | null;
+}
+
+export type MessageRef = Pick<AnchorTarget, 'sessionId' | 'messageId'>;
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** Largest |ms| a Date can hold. */
+const MAX_DATE_MS = 8.64e15;
+
+/** `2026-03-01T12:00:00Z` for epoch seconds, or null when the value is not a usable time. */
+export function isoTime(epochSeconds: number | null | undefined): string | null {
+  if (typeof epochSeconds !== 'number' || !Number.isFinite(epochSeconds)) return null;
+  const ms = epochSeconds * 1000;
+  if (Math.abs(ms) > MAX_DATE_MS) return null;
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function integer(n: number): string {
+  return Number.isFinite(n) ? String(Math.trunc(n)) : '0';
+}
+
+function clampWindow(window: number): number {
+  if (!Number.isFinite(window)) return DEFAULT_SCROLL_WINDOW;
+  return Math.min(MAX_SCROLL_WINDOW, Math.max(MIN_SCROLL_WINDOW, Math.trunc(window)));
+}
+
+/** `@session:<profile>/<session_id>`, the link the agent resolves itself. */
+export function link(target: Pick<AnchorTarget, 'profile' | 'sessionId'>): string {
+  const profile = sanitizeLine(target.profile).trim() || DEFAULT_PROFILE;
+  return `@session:${profile}/${sanitizeLine(target.sessionId)}`;
+}
+
+/** `session_search(session_id="…", around_message_id=N, window=5)`; the id is JSON-quoted. */
+export function scrollCall(target: MessageRef, window: number = DEFAULT_SCROLL_WINDOW): string {
+  const id = JSON.stringify(sanitizeLine(target.sessionId));
+  return `session_search(session_id=${id}, around_message_id=${integer(target.messageId)}, window=${clampWindow(window)})`;
+}
+
+/** Cut to `max` code units without leaving half a surrogate pair; reports the original length. */
+function cap(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return { text: text.slice(0, end), cut: true };
+}
+
+function truncationNote(shown: number, total: number): string {
+  return `… (truncated: ${numberFormat.format(shown)} of ${numberFormat.format(total)} characters)`;
+}
+
+function cleanRole(role: string | null | undefined): string {
+  return sanitizeLine(role ?? '').trim() || 'message';
+}
+
+/**
+ * The message quoted as Markdown (`> ` lines, capped at QUOTE_MAX_CHARS with
+ * a note), then one citation line: role, ISO time, link and scroll call.
+ */
+export function quote(target: AnchorTarget): string {
+  const content = sanitize(target.content ?? '').trimEnd();
+  const { text, cut } = cap(content, QUOTE_MAX_CHARS);
+  const body = text === '' ? ['(no text content)'] : text.split('\n');
+  if (cut) body.push('', truncationNote(text.length, content.length));
+  const quoted = body.map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
+  const citation = [
+    cleanRole(target.role),
+    isoTime(target.timestamp),
+    link(target),
+    scrollCall(target),
+  ].filter((part): part is string => part !== null);
+  return `${quoted}\n\n— ${citation.join(' · ')}`;
+}
+
+/**
+ * The visible window as Markdown: a heading with the title and session id,
+ * the link, then each message as `**role** · time · #id` and its content.
+ * `chars` is the length of `text`, for the status line.
+ */
+export function windowMarkdown(
+  messages: readonly WindowMessage[],
+  meta: WindowMeta,
+): { text: string; chars: number } {
+  const sessionId = sanitizeLine(meta.sessionId);
+  const title = sanitizeLine(meta.title ?? '').trim();
+  const blocks: string[] = [
+    title === '' ? `## Session ${sessionId}` : `## ${title} · ${sessionId}`,
+    link(meta),
+  ];
+  for (const message of messages) {
+    const header = [
+      `**${cleanRole(message.role)}**`,
+      isoTime(message.timestamp),
+      `#${integer(message.id)}`,
+      message.anchor === true ? '(anchor)' : null,
+    ].filter((part): part is string => part !== null);
+    const content = sanitize(message.content ?? '').trimEnd();
+    const { text, cut } = cap(content, WINDOW_MESSAGE_MAX_CHARS);
+    const body = text === '' ? '_(no text content)_' : text;
+    blocks.push(
+      header.join(' · '),
+      cut ? `${body}\n\n${truncationNote(text.length, content.length)}` : body,
+    );
+  }
+  const text = blocks.join('\n\n') + '\n';
+  return { text, chars: text.length };
+}
+
+/**
+ * Several anchors as one block an agent can follow: a header line, one scroll
+ * call per anchor, then the same anchors as a JSON list of
+ * `{session_id, around_message_id}` pairs. Duplicates are dropped.
+ */
+export function multi(anchors: readonly MessageRef[]): string {
+  const seen = new Set<string>();
+  const unique: MessageRef[] = [];
+  for (const anchor of anchors) {
+    const key = `${sanitizeLine(anchor.sessionId)}\u0000${integer(anchor.messageId)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(anchor);
+  }
+  if (unique.length === 0) return '';
+  const header =
+    unique.length === 1
+      ? 'Recall this message with session_search:'
+      : `Recall these ${unique.length} messages with session_search:`;
+  const calls = unique.map((anchor) => scrollCall(anchor));
+  const pairs = unique.map((anchor) => ({
+    session_id: sanitizeLine(anchor.sessionId),
+    around_message_id: Number(integer(anchor.messageId)),
+  }));
+  return `${header}\n${calls.join('\n')}\n\n${JSON.stringify(pairs)}\n`;
+}
+
+/** The copy-menu forms that need only one message. */
+export type AnchorForm = 'link' | 'scroll' | 'quote';
+
+export function formatAnchor(form: AnchorForm, target: AnchorTarget): string {
+  switch (form) {
+    case 'link':
+      return link(target);
+    case 'scroll':
+      return scrollCall(target);
+    case 'quote':
+      return quote(target);
+  }
+}

@@ -1,0 +1,276 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { sanitize } from '../text/sanitize.js';
+import { chooseMethods, insideTmux, type Method, type NativeMethod } from './choose.js';
+import { osc52Sequence } from './osc52.js';
+
+/**
+ * Copy text through the first clipboard route that works. Programs are run
+ * directly with an argument vector (never a shell: the text and nothing else
+ * goes to their stdin), each with a deadline so a hung tool cannot hang us.
+ */
+
+/** A clipboard tool answers in milliseconds; one that takes longer is stuck (e.g. no X server). */
+export const COPY_TIMEOUT_MS = 2_000;
+
+/** The part of a child process copyText uses; node's ChildProcess fits, so does a test fake. */
+export interface ChildLike {
+  stdin: {
+    end(chunk: Uint8Array): unknown;
+    on(event: 'error', listener: (err: Error) => void): unknown;
+  } | null;
+  once(
+    event: 'exit',
+    listener: (code: number | null, signal: NodeJS.Signals | null) => void,
+  ): unknown;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+export interface SpawnOptionsLike {
+  stdio: ['pipe', 'ignore', 'ignore'];
+  shell: false;
+  windowsHide: true;
+}
+
+export type SpawnLike = (command: string, args: string[], options: SpawnOptionsLike) => ChildLike;
+
+export interface CopyDeps {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  has: (cmd: string) => boolean;
+  spawn: SpawnLike;
+  /** Writes raw bytes to the terminal (not through Ink). */
+  writeToTerminal: (sequence: string) => unknown;
+  timeoutMs?: number;
+}
+
+export type CopyResult =
+  { ok: true; method: Method; methods: Method[]; detail: string } | { ok: false; error: string };
+
+/** Argument vectors per tool, tried in order (tmux before 3.2 has no `-w`). */
+const COMMANDS: Record<NativeMethod, readonly (readonly string[])[]> = {
+  tmux: [
+    ['tmux', 'load-buffer', '-w', '-'],
+    ['tmux', 'load-buffer', '-'],
+  ],
+  pbcopy: [['pbcopy']],
+  'wl-copy': [['wl-copy']],
+  xclip: [['xclip', '-selection', 'clipboard', '-in']],
+  xsel: [['xsel', '--clipboard', '--input']],
+  clip: [['clip']],
+};
+
+const DETAIL: Record<NativeMethod, string> = {
+  tmux: 'tmux buffer',
+  pbcopy: 'pbcopy',
+  'wl-copy': 'wl-copy',
+  xclip: 'xclip',
+  xsel: 'xsel',
+  clip: 'clip',
+};
+
+/** What goes to the tool's stdin. */
+function encode(method: NativeMethod, text: string): Uint8Array {
+  if (method === 'clip') {
+    // clip.exe reads stdin in the console code page unless it sees a UTF-16LE BOM.
+    const body = Buffer.from(text.replace(/\r?\n/g, '\r\n'), 'utf16le');
+    return Buffer.concat([Buffer.from([0xff, 0xfe]), body]);
+  }
+  return Buffer.from(text, 'utf8');
+}
+
+function reason(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Run one command with `input` on stdin; resolves null on exit code 0, else why it failed. */
+export function runWithInput(
+  argv: readonly string[],
+  input: Uint8Array,
+  start: SpawnLike,
+  timeoutMs: number = COPY_TIMEOUT_MS,
+): Promise<string | null> {
+  return new Promise((resolve) => {
+    const [command, ...args] = argv;
+    if (command === undefined) {
+      resolve('empty command');
+      return;
+    }
+    let child: ChildLike;
+    try {
+      child = start(command, args, {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        shell: false,
+        windowsHide: true,
+      });
+    } catch (err) {
+      resolve(reason(err));
+      return;
+    }
+    let settled = false;
+    const finish = (outcome: string | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      finish(`timed out after ${timeoutMs} ms`);
+    }, timeoutMs);
+    timer.unref?.();
+    child.once('error', (err) => finish(reason(err)));
+    child.once('exit', (code, signal) =>
+      finish(code === 0 ? null : signal !== null ? `killed by ${signal}` : `exit code ${code}`),
+    );
+    if (child.stdin === null) {
+      finish('no stdin');
+      return;
+    }
+    // EPIPE when a tool exits before reading; its exit status tells the story.
+    child.stdin.on('error', () => undefined);
+    try {
+      child.stdin.end(input);
+    } catch (err) {
+      finish(reason(err));
+    }
+  });
+}
+
+async function copyNative(
+  method: NativeMethod,
+  text: string,
+  deps: CopyDeps,
+): Promise<string | null> {
+  let failure: string | null = 'not attempted';
+  for (const argv of COMMANDS[method]) {
+    failure = await runWithInput(argv, encode(method, text), deps.spawn, deps.timeoutMs);
+    if (failure === null) return null;
+  }
+  return failure;
+}
+
+function insideScreen(env: NodeJS.ProcessEnv): boolean {
+  return (env.STY ?? '') !== '' && (env.TERM ?? '').startsWith('screen');
+}
+
+async function copyOsc52(
+  text: string,
+  deps: CopyDeps,
+): Promise<{ detail: string } | { failure: string }> {
+  const tmux = insideTmux(deps.env);
+  const screen = !tmux && insideScreen(deps.env);
+  const result = osc52Sequence(text, { tmux, screen });
+  if (!result.ok) return { failure: result.reason };
+  try {
+    await deps.writeToTerminal(result.sequence);
+  } catch (err) {
+    return { failure: reason(err) };
+  }
+  return { detail: tmux ? 'OSC 52 (terminal, via tmux passthrough)' : 'OSC 52 (terminal)' };
+}
+
+/**
+ * Put `text` (sanitized: no escape sequences or control characters but
+ * newlines and tabs) on the clipboard. Methods come from chooseMethods and
+ * are tried in order until one works; a tmux buffer is additive, so after it
+ * a native tool is still tried, because tmux may not reach the system
+ * clipboard. OSC 52 success cannot be confirmed by the terminal; it counts
+ * as done once written.
+ */
+export async function copyText(text: string, deps: CopyDeps): Promise<CopyResult> {
+  const clean = sanitize(text);
+  const done: Method[] = [];
+  const details: string[] = [];
+  const failures: string[] = [];
+  for (const method of chooseMethods(deps.env, deps.platform, deps.has)) {
+    if (method === 'osc52') {
+      // `tmux load-buffer -w` has already forwarded the text to the terminal.
+      if (done.length > 0) break;
+      const outcome = await copyOsc52(clean, deps);
+      if ('failure' in outcome) {
+        failures.push(`OSC 52: ${outcome.failure}`);
+        continue;
+      }
+      done.push(method);
+      details.push(outcome.detail);
+      break;
+    }
+    const failure = await copyNative(method, clean, deps);
+    if (failure !== null) {
+      failures.push(`${method}: ${failure}`);
+      continue;
+    }
+    done.push(method);
+    details.push(DETAIL[method]);
+    if (method !== 'tmux') break;
+  }
+  const [first] = done;
+  if (first === undefined) return { ok: false, error: `clipboard: ${failures.join('; ')}` };
+  return { ok: true, method: first, methods: done, detail: details.join(' + ') };
+}
+
+function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    if (platform !== 'win32') accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const COMMAND_NAME = /^[A-Za-z0-9._+-]+$/;
+
+/**
+ * A `has(cmd)` that looks for an executable file named `cmd` in the PATH
+ * entries (with PATHEXT on Windows), without a shell. Answers are cached per
+ * name for the life of the returned function.
+ */
+export function createHas(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  isExecutable: (file: string) => boolean = (file) => isExecutableFile(file, platform),
+): (cmd: string) => boolean {
+  const cache = new Map<string, boolean>();
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  return (cmd: string): boolean => {
+    const known = cache.get(cmd);
+    if (known !== undefined) return known;
+    let found = false;
+    if (COMMAND_NAME.test(cmd)) {
+      const dirs = (env.PATH ?? env.Path ?? '').split(platform === 'win32' ? ';' : ':');
+      const exts =
+        platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+      found = dirs.some(
+        (dir) => dir !== '' && exts.some((ext) => isExecutable(join(dir, cmd + ext))),
+      );
+    }
+    cache.set(cmd, found);
+    return found;
+  };
+}
+
+let processHas: ((cmd: string) => boolean) | undefined;
+
+/** `createHas()` for this process, made on first use. */
+export function defaultHas(cmd: string): boolean {
+  processHas ??= createHas();
+  return processHas(cmd);
+}
+
+/** node's spawn behind the SpawnLike signature. */
+export const nodeSpawn: SpawnLike = (command, args, options) => spawn(command, args, options);
+
+/** Real dependencies for this process; only the terminal writer is the caller's. */
+export function defaultCopyDeps(writeToTerminal: (sequence: string) => unknown): CopyDeps {
+  return {
+    env: process.env,
+    platform: process.platform,
+    has: defaultHas,
+    spawn: nodeSpawn,
+    writeToTerminal,
+  };
+}
