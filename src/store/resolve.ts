@@ -1,87 +1,83 @@
-import { inRead, type Store } from './store.js';
+import type { Store } from './store.js';
 import { rootOf, sessionMeta } from './lineage.js';
 import { messageById, owningSession } from './messages.js';
 
-/** What a pasted anchor, link or id names, before it is checked against the store. */
+/** A pasted id prefix matches at most this many sessions; more means "keep typing". */
+export const PREFIX_MATCH_LIMIT = 20;
+
+/**
+ * Sessions whose id starts with `prefix`, newest first (for pasted or typed
+ * id prefixes such as `20260301_14`). `%`, `_` and `\` in the prefix are
+ * literal.
+ */
+export function sessionsByPrefix(
+  store: Store,
+  prefix: string,
+  limit = PREFIX_MATCH_LIMIT,
+): string[] {
+  const p = prefix.trim();
+  if (p === '') return [];
+  const pattern = `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = store
+    .stmt(
+      `SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at DESC, id DESC LIMIT ?`,
+    )
+    .all(pattern, Math.max(1, Math.floor(limit))) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+/** What a pasted anchor points at, before it is checked against the store. */
 export type Ref =
   | { kind: 'session'; sessionId: string }
-  | { kind: 'prefix'; prefix: string }
-  | { kind: 'message'; sessionId: string; messageId: number };
+  | { kind: 'message'; sessionId: string; messageId: number }
+  | { kind: 'prefix'; prefix: string };
 
 export type Resolved =
   | { ok: true; sessionId: string; messageId: number | null; note: string | null }
   | { ok: false; error: string; candidates: string[] };
 
-/** How many sessions an ambiguous prefix lists. */
-const PREFIX_CANDIDATES = 10;
-
-function sessionsWithPrefix(store: Store, prefix: string): string[] {
-  const rows = store
-    .stmt(
-      `SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT ${PREFIX_CANDIDATES + 1}`,
-    )
-    .all(prefix, prefix + '\uffff') as { id: string }[];
-  return rows.map((r) => r.id);
-}
-
 /**
- * Resolves a reference to a session and, when it names one, a message. A message
- * id that lives in another session of the same lineage resolves to its owner, as
- * the agent's scroll does; an exact id always wins over a prefix.
+ * Checks a reference against the store with the agent's scroll rules: a
+ * message in another session of the same lineage (a compression child)
+ * rebinds to its owner with a note; a prefix must name exactly one session.
  */
-function resolveRefImpl(store: Store, ref: Ref): Resolved {
-  if (ref.kind === 'prefix') {
-    if (sessionMeta(store, ref.prefix))
-      return { ok: true, sessionId: ref.prefix, messageId: null, note: null };
-    const found = sessionsWithPrefix(store, ref.prefix);
-    if (found.length === 1) return { ok: true, sessionId: found[0]!, messageId: null, note: null };
-    if (found.length === 0)
-      return { ok: false, error: `no session starts with ${ref.prefix}`, candidates: [] };
-    const more = found.length > PREFIX_CANDIDATES ? ' (and more)' : '';
+export function resolveRef(store: Store, ref: Ref): Resolved {
+  return store.read((): Resolved => {
+    if (ref.kind === 'prefix') {
+      const ids = sessionsByPrefix(store, ref.prefix);
+      if (ids.length === 1) return { ok: true, sessionId: ids[0]!, messageId: null, note: null };
+      return {
+        ok: false,
+        error:
+          ids.length === 0
+            ? `no session id starts with ${ref.prefix}`
+            : `${ids.length}${ids.length >= PREFIX_MATCH_LIMIT ? '+' : ''} sessions start with ${ref.prefix}`,
+        candidates: ids,
+      };
+    }
+    const sid = ref.sessionId.trim();
+    if (!sessionMeta(store, sid))
+      return { ok: false, error: `session_id not found: ${sid}`, candidates: [] };
+    if (ref.kind === 'session') return { ok: true, sessionId: sid, messageId: null, note: null };
+    const owner = owningSession(store, ref.messageId);
+    if (owner === null || messageById(store, ref.messageId) === null)
+      return {
+        ok: false,
+        error: `around_message_id ${ref.messageId} not in session_id ${sid}`,
+        candidates: [],
+      };
+    if (owner === sid) return { ok: true, sessionId: sid, messageId: ref.messageId, note: null };
+    if (rootOf(store, owner) === rootOf(store, sid))
+      return {
+        ok: true,
+        sessionId: owner,
+        messageId: ref.messageId,
+        note: `around_message_id ${ref.messageId} lives in ${owner} (child of ${sid}); rebound transparently`,
+      };
     return {
       ok: false,
-      error: `${ref.prefix} matches several sessions${more}`,
-      candidates: found.slice(0, PREFIX_CANDIDATES),
-    };
-  }
-  if (!sessionMeta(store, ref.sessionId)) {
-    const owner = ref.kind === 'message' ? owningSession(store, ref.messageId) : null;
-    if (!owner)
-      return { ok: false, error: `session_id not found: ${ref.sessionId}`, candidates: [] };
-    return {
-      ok: true,
-      sessionId: owner,
-      messageId: ref.kind === 'message' ? ref.messageId : null,
-      note: `session ${ref.sessionId} is not in this store; opened the message's own session`,
-    };
-  }
-  if (ref.kind === 'session')
-    return { ok: true, sessionId: ref.sessionId, messageId: null, note: null };
-  const msg = messageById(store, ref.messageId);
-  if (!msg) {
-    const exists = owningSession(store, ref.messageId);
-    return {
-      ok: false,
-      error: exists
-        ? `message ${ref.messageId} was rewound or hidden`
-        : `message ${ref.messageId} is not in this store (pruned?)`,
+      error: `around_message_id ${ref.messageId} not in session_id ${sid}`,
       candidates: [],
     };
-  }
-  if (msg.session_id === ref.sessionId)
-    return { ok: true, sessionId: ref.sessionId, messageId: ref.messageId, note: null };
-  if (rootOf(store, msg.session_id) === rootOf(store, ref.sessionId))
-    return {
-      ok: true,
-      sessionId: msg.session_id,
-      messageId: ref.messageId,
-      note: `message ${ref.messageId} lives in ${msg.session_id}, in the same conversation`,
-    };
-  return {
-    ok: false,
-    error: `around_message_id ${ref.messageId} not in session_id ${ref.sessionId}`,
-    candidates: [],
-  };
+  });
 }
-
-export const resolveRef = inRead(resolveRefImpl);
