@@ -6,6 +6,7 @@
  */
 import meow from 'meow';
 import { runCommand, UsageError } from './cli/commands.js';
+import pkg from '../package.json' with { type: 'json' };
 
 const HELP = `
   Usage
@@ -30,6 +31,8 @@ const HELP = `
 
 const cli = meow(HELP, {
   importMeta: import.meta,
+  // Handing meow the manifest spares it a walk up the file system for package.json.
+  pkg: { name: pkg.name, version: pkg.version, description: pkg.description },
   allowUnknownFlags: false,
   flags: {
     db: { type: 'string' },

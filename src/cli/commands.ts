@@ -3,7 +3,6 @@ import { listProfiles, locateStore } from '../store/locate.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import { Store } from '../store/store.js';
 import type { Sort } from '../store/types.js';
-import { ensureDemoStore } from './demoStore.js';
 import { printText } from './text.js';
 
 /** A mistake in how lookback was called: exit code 2. */
@@ -52,9 +51,13 @@ function rolesFlag(value: string | undefined): string[] | undefined {
   return roles;
 }
 
-function openStore(flags: Flags): Store {
+async function openStore(flags: Flags): Promise<Store> {
   if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
-  if (flags.demo) return Store.open(ensureDemoStore().path, { profile: 'demo' });
+  if (flags.demo) {
+    // The generator and its corpus load only when a demo is asked for.
+    const { ensureDemoStore } = await import('./demoStore.js');
+    return Store.open(ensureDemoStore().path, { profile: 'demo' });
+  }
   const where = locateStore({ db: flags.db, profile: flags.profile });
   return Store.open(where.path, { profile: where.profile });
 }
@@ -80,7 +83,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   const args = parseArgs(cmd, rest, flags);
   let store: Store | undefined;
   try {
-    store = openStore(flags);
+    store = await openStore(flags);
     for (const w of store.warnings) process.stderr.write(`lookback: warning: ${w}\n`);
     emit(flags, cmd, args(store));
     return 0;
