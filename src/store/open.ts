@@ -60,22 +60,18 @@ function writable(dir: string): boolean {
   }
 }
 
-/** Checks the path before SQLite sees it, so each problem gets its own one-line message. */
-export function checkPath(path: string): Header {
+/**
+ * Checks the path before SQLite sees it, so each problem gets its own one-line
+ * message. Only stat() here: opening and closing the file with fs would drop
+ * every POSIX lock this process holds on it, SQLite's own included.
+ */
+export function checkPath(path: string): void {
   if (!existsSync(path)) throw new StoreError(`no store at ${path}`, 'not-found');
   const st = statSync(path);
   if (st.isDirectory())
     throw new StoreError(`${path} is a directory, not a store file`, 'not-a-file');
-  let header: Header;
-  try {
-    header = readHeader(path);
-  } catch (err) {
-    throw new StoreError(`cannot read ${path}: ${(err as Error).message}`, 'io');
-  }
-  if (header.empty)
+  if (st.size === 0)
     throw new StoreError(`${path} is empty (0 bytes), not a session store`, 'not-sqlite');
-  if (!header.sqlite) throw new StoreError(`${path} is not a SQLite database`, 'not-sqlite');
-  return header;
 }
 
 function connect(filename: string, display: string): Database {
@@ -110,40 +106,47 @@ function connectWithRetry(filename: string, display: string): Database {
   }
 }
 
+export interface OpenDeps {
+  /** Whether lookback may create files (-shm) beside the store; injectable for tests (root can write anywhere). */
+  dirWritable?: (dir: string) => boolean;
+}
+
 /**
- * Opens the agent's store read-only. A WAL store in a directory we cannot write
- * (a stopped writer left no -shm, or a read-only mount) cannot be opened in place:
- * then we read it as immutable, or from a private copy when a -wal holds data.
+ * Opens the agent's store read-only. A WAL store needs a -shm file beside it;
+ * when there is none and the directory cannot be written (a stopped writer on a
+ * read-only mount), it cannot be opened in place: then it is read as immutable,
+ * or from a private copy when its -wal holds data the main file lacks.
  */
-export function openReadOnly(path: string): Opened {
-  const header = checkPath(path);
-  try {
-    return { db: connectWithRetry(path, path) };
-  } catch (err) {
-    const dir = dirname(path);
-    if (
-      !header.wal ||
-      writable(dir) ||
-      !(err instanceof StoreError) ||
-      err.code === 'corrupt' ||
-      err.code === 'not-sqlite'
-    )
-      throw err;
-    const wal = `${path}-wal`;
-    if (existsSync(wal) && statSync(wal).size > 0) {
-      const tmp = mkdtempSync(join(tmpdir(), 'lookback-'));
-      const copy = join(tmp, basename(path));
-      copyFileSync(path, copy);
-      copyFileSync(wal, `${copy}-wal`);
-      return {
-        db: connectWithRetry(copy, path),
-        note: `${dir} is not writable, so reading a private copy of the store (including its -wal); reopen to refresh`,
-      };
+export function openReadOnly(path: string, deps: OpenDeps = {}): Opened {
+  checkPath(path);
+  const dir = dirname(path);
+  const canWrite = (deps.dirWritable ?? writable)(dir);
+  const shmMissing = !existsSync(`${path}-shm`);
+  // Reading the header is safe here: nothing in this process has the store open yet.
+  const wal = () => readHeader(path).wal;
+  if (canWrite || !shmMissing || !wal()) {
+    try {
+      return { db: connectWithRetry(path, path) };
+    } catch (err) {
+      const fatal =
+        !(err instanceof StoreError) || err.code === 'corrupt' || err.code === 'not-sqlite';
+      if (canWrite || fatal || !wal()) throw err;
     }
-    const uri = `file:${encodeURI(path).replace(/\?/g, '%3f').replace(/#/g, '%23')}?immutable=1`;
+  }
+  const walFile = `${path}-wal`;
+  if (existsSync(walFile) && statSync(walFile).size > 0) {
+    const tmp = mkdtempSync(join(tmpdir(), 'lookback-'));
+    const copy = join(tmp, basename(path));
+    copyFileSync(path, copy);
+    copyFileSync(walFile, `${copy}-wal`);
     return {
-      db: connectWithRetry(uri, path),
-      note: `${dir} is not writable, so reading the store as immutable; changes appear after reopening`,
+      db: connectWithRetry(copy, path),
+      note: `${dir} is not writable, so reading a private copy of the store and its -wal; reopen to see new messages`,
     };
   }
+  const uri = `file:${encodeURI(path).replace(/\?/g, '%3f').replace(/#/g, '%23')}?immutable=1`;
+  return {
+    db: connectWithRetry(uri, path),
+    note: `${dir} is not writable, so reading the store as immutable; reopen to see new messages`,
+  };
 }

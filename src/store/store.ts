@@ -1,12 +1,12 @@
 import type { Database, Statement } from './sqlite.js';
 import { StoreError, explainSqliteError, isTransient } from './errors.js';
 import { detectLayout, type Layout } from './layout.js';
-import { openReadOnly } from './open.js';
+import { openReadOnly, type OpenDeps } from './open.js';
 
 /** How often a read that hit a writer's lock or a transient I/O error is tried again. */
 const READ_RETRIES = 2;
 
-export interface OpenOptions {
+export interface OpenOptions extends OpenDeps {
   /** Name used in `@session:<profile>/<id>` links. */
   profile?: string;
 }
@@ -38,7 +38,7 @@ export class Store {
   }
 
   static open(path: string, opts: OpenOptions = {}): Store {
-    const { db, note } = openReadOnly(path);
+    const { db, note } = openReadOnly(path, opts);
     return new Store(db, path, opts.profile ?? 'default', note);
   }
 
