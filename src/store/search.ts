@@ -36,7 +36,13 @@ function ftsTable(route: Plan['route']): string {
 
 function filters(store: Store, plan: Plan): string {
   const parts = [visibleMessage(store.layout, 'm'), `m.role IN (SELECT value FROM json_each(?))`];
-  if (!plan.all) parts.push(`s.source NOT IN ${HIDDEN_SOURCES_SQL}`);
+  // A set of hidden session ids, built once per query from the source index,
+  // rather than a join: joining sessions makes SQLite build a Bloom filter by
+  // scanning every session row, and old layouts store large prompts in them.
+  if (!plan.all)
+    parts.push(
+      `m.session_id NOT IN (SELECT id FROM sessions WHERE source IN ${HIDDEN_SOURCES_SQL})`,
+    );
   return parts.join(' AND ');
 }
 
@@ -68,7 +74,7 @@ function fetchHits(
   const roles = JSON.stringify(plan.roles);
   if (route.kind === 'like') {
     const asc = plan.sort === 'oldest';
-    const sql = `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m JOIN sessions s ON s.id = m.session_id
+    const sql = `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
       WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan)}
       ORDER BY m.id ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const start = after ?? (asc ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER);
@@ -82,7 +88,7 @@ function fetchHits(
         ? `m.timestamp ASC, ${table}.rank`
         : `${table}.rank`;
   const sql = `SELECT m.id, m.session_id, m.role, m.timestamp
-    FROM ${table} JOIN messages m ON m.id = ${table}.rowid JOIN sessions s ON s.id = m.session_id
+    FROM ${table} JOIN messages m ON m.id = ${table}.rowid
     WHERE ${table} MATCH ? AND ${filters(store, plan)}
     ORDER BY ${order} LIMIT ?`;
   return store.stmt(sql).all(match, roles, n) as Hit[];
@@ -146,9 +152,14 @@ export function discoverHits(
       if (best.size >= limit) return { hits: best };
     }
     if (page.length < size) return { hits: best };
+    // Keyset LIKE pages continue where the last one stopped, so they stay small
+    // (a scan that has enough conversations stops early); FTS pages re-sort, so
+    // each is much wider than the last.
     if (plan.route.kind === 'like') after = page[page.length - 1]?.id ?? after;
-    else done = page.length;
-    size *= FETCH_GROWTH;
+    else {
+      done = page.length;
+      size *= FETCH_GROWTH;
+    }
   }
 }
 
@@ -278,7 +289,7 @@ export function hitsInSessions(
     const { lo, hi } = range;
     const found = withMatch(route, (match) => {
       if (route.kind === 'like') {
-        const sql = `SELECT m.id FROM messages m JOIN sessions s ON s.id = m.session_id
+        const sql = `SELECT m.id FROM messages m
           WHERE m.session_id IN (SELECT value FROM json_each(?)) AND (${likeTerms(route)}) AND ${filters(store, plan)}
           ORDER BY m.id`;
         return (
@@ -286,7 +297,7 @@ export function hitsInSessions(
         ).map((r) => r.id);
       }
       const table = ftsTable(route);
-      const sql = `SELECT m.id FROM ${table} JOIN messages m ON m.id = ${table}.rowid JOIN sessions s ON s.id = m.session_id
+      const sql = `SELECT m.id FROM ${table} JOIN messages m ON m.id = ${table}.rowid
         WHERE ${table} MATCH ? AND ${table}.rowid BETWEEN ? AND ? AND m.session_id IN (SELECT value FROM json_each(?))
           AND ${filters(store, plan)}
         ORDER BY m.id`;
