@@ -49,7 +49,9 @@ function vis(store: Store): string {
  * session sit close together by id, so first scan a bounded id range next to X
  * by rowid, and fall back to the index only when that range is not enough.
  */
-const NEARBY_IDS = 2048;
+// Wide enough for a ±20 window among a few concurrent sessions; a sparser
+// session falls back to the index, which is still correct.
+const NEARBY_IDS = 256;
 
 function keyset(
   store: Store,
