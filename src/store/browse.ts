@@ -66,23 +66,31 @@ export function browse(store: Store, opts: BrowseOptions = {}): RecentRow[] {
   if (limit === 0) return [];
   const all = opts.all ?? false;
   return store.read(() => {
-    const pool = limit <= POOL_LIMIT ? candidatePool(store, limit * POOL_FACTOR) : null;
-    const roots = store
-      .stmt(rankSql(store, all, pool !== null))
-      .all(...(pool ? [JSON.stringify(pool)] : []), limit) as RootRow[];
-    return roots.map((r) => recentRow(store, r));
+    const rank = (pool: string[] | null) =>
+      store
+        .stmt(rankSql(store, all, pool !== null))
+        .all(...(pool ? [JSON.stringify(pool)] : []), limit) as RootRow[];
+    let roots: RootRow[] | null = null;
+    // Widen the pool until it holds `limit` listable conversations or the scan runs out.
+    for (let want = 2 * limit + POOL_MARGIN; roots === null && limit <= POOL_LIMIT; want *= 2) {
+      const { ids, exhausted } = candidatePool(store, want);
+      const ranked = rank(ids);
+      if (ranked.length >= limit || exhausted) roots = ranked;
+    }
+    return (roots ?? rank(null)).map((r) => recentRow(store, r));
   });
 }
 
 /** Up to this `limit`, browse ranks a candidate pool instead of every conversation. */
 const POOL_LIMIT = 200;
-/** How many candidate conversations per requested row the pool collects. */
-const POOL_FACTOR = 3;
+/** The pool starts at twice `limit` plus this: chain segments collapse and hidden sessions drop out. */
+const POOL_MARGIN = 10;
 /** How many of the newest messages the pool looks through at most. */
 const POOL_SCAN_MESSAGES = 20_000;
 
-function candidatePool(store: Store, size: number): string[] {
+function candidatePool(store: Store, size: number): { ids: string[]; exhausted: boolean } {
   const ids = new Set<string>();
+  let exhausted = true;
   const sessions = store
     .stmt(`SELECT session_id FROM messages ORDER BY id DESC LIMIT ${POOL_SCAN_MESSAGES}`)
     .raw(true)
@@ -90,7 +98,10 @@ function candidatePool(store: Store, size: number): string[] {
   try {
     for (const [sid] of sessions) {
       ids.add(sid);
-      if (ids.size >= size) break;
+      if (ids.size >= size) {
+        exhausted = false;
+        break;
+      }
     }
   } finally {
     sessions.return?.();
@@ -112,7 +123,7 @@ function candidatePool(store: Store, size: number): string[] {
   // Rank whole conversations: a candidate segment stands for its lineage root.
   // Only parentless roots are ever listed, so a walk that ends anywhere else
   // (an orphan, a cycle cut by the depth cap) contributes nothing.
-  return store
+  const roots = store
     .stmt(
       `WITH RECURSIVE up(id, parent, depth) AS (
          SELECT s.id, s.parent_session_id, 0 FROM json_each(?) j JOIN sessions s ON s.id = j.value
@@ -124,6 +135,7 @@ function candidatePool(store: Store, size: number): string[] {
     )
     .pluck()
     .all(JSON.stringify([...ids])) as string[];
+  return { ids: roots, exhausted };
 }
 
 function rankSql(store: Store, all: boolean, pooled: boolean): string {
