@@ -1,0 +1,165 @@
+import React, { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { Box, useInput, type Key } from 'ink';
+import { homedir } from 'node:os';
+import type { Controller } from '../src/app/controller.js';
+import { tildePath } from '../src/app/format.js';
+import { hints } from '../src/app/keymap.js';
+import type { Size } from '../src/app/screen.js';
+import { screenOf, viewHeight, type AppState } from '../src/app/state.js';
+import { useTerminalSize } from '../src/app/useTerminalSize.js';
+import { CopyMenu } from './CopyMenu.js';
+import { Header } from './Header.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { LineView } from './Line.js';
+import { MessageWindow } from './MessageWindow.js';
+import { RecentPane } from './RecentPane.js';
+import { ResultsPane } from './ResultsPane.js';
+import { SearchLine } from './SearchLine.js';
+import { StatusLine } from './StatusLine.js';
+
+export interface AppProps {
+  controller: Controller;
+  /** Fixed terminal size (tests); otherwise the real terminal's, following resizes. */
+  size?: Size;
+  home?: string;
+}
+
+/** The thin container: subscribes to the controller, forwards keys and size, renders the view. */
+export function App({ controller, size, home }: AppProps): React.JSX.Element {
+  const state = useSyncExternalStore(
+    controller.subscribe,
+    controller.getState,
+    controller.getState,
+  );
+  const term = useTerminalSize(size);
+  useEffect(() => {
+    controller.resize(term);
+  }, [controller, term]);
+  useEffect(() => {
+    controller.start();
+  }, [controller]);
+  // One stable handler at the root: an inline one would re-subscribe on every render.
+  const onInput = useCallback(
+    (input: string, key: Key) => controller.handleKey(input, key),
+    [controller],
+  );
+  useInput(onInput);
+  return <AppView state={state} home={home ?? homedir()} />;
+}
+
+function searchNote(s: AppState): string {
+  const r = s.results;
+  if (s.search.text.trim() === '') return '';
+  if (r.busy) return 'searching…';
+  return r.items.length > 0 ? `${r.items.length} · ⏎ open` : '';
+}
+
+/** The whole screen for a state: a pure view. */
+export function AppView({ state: s, home }: { state: AppState; home: string }): React.JSX.Element {
+  const screen = screenOf(s);
+  if (screen.tooSmall) {
+    return (
+      <LineView
+        spans={[
+          {
+            text: `terminal too small (${screen.cols}x${s.size.rows}); lookback needs 40x10 · q quits`,
+            tone: 'warn',
+          },
+        ]}
+      />
+    );
+  }
+  const h = screen.innerHeight;
+  const focusOf = (pane: 'recent' | 'results' | 'messages'): boolean => s.pane === pane;
+  const recent = (
+    <RecentPane
+      key="recent"
+      entries={s.recent.entries}
+      list={s.recent.list}
+      width={screen.widths.recent}
+      height={h}
+      focused={focusOf('recent') && !s.typing}
+      complete={s.recent.complete}
+      showHidden={s.showHidden}
+      expanded={s.recent.branches}
+      now={s.now}
+    />
+  );
+  const results = (
+    <ResultsPane
+      key="results"
+      items={s.results.items}
+      list={s.results.list}
+      hitCounts={s.results.hitCounts}
+      width={screen.widths.results}
+      height={h}
+      focused={focusOf('results')}
+      busy={s.results.busy}
+      message={s.results.message}
+      query={s.search.text}
+      mode={s.search.mode}
+      path={s.results.path}
+      now={s.now}
+    />
+  );
+  const messages = (
+    <MessageWindow
+      key="messages"
+      view={s.view}
+      viewHeight={viewHeight(s)}
+      width={screen.widths.messages}
+      height={h}
+      focused={focusOf('messages')}
+      marks={s.marks}
+      now={s.now}
+    />
+  );
+  let body: React.JSX.Element;
+  if (s.overlay?.kind === 'help')
+    body = <HelpOverlay width={screen.cols} height={h} scroll={s.overlay.scroll} />;
+  else if (s.overlay?.kind === 'copy')
+    body = (
+      <CopyMenu
+        options={s.overlay.options}
+        selected={s.overlay.selected}
+        width={screen.cols}
+        height={h}
+      />
+    );
+  else if (screen.wide) body = <>{[recent, results, messages]}</>;
+  else body = s.pane === 'recent' ? recent : s.pane === 'results' ? results : messages;
+  const hintCtx = s.typing ? 'search' : s.pane;
+  return (
+    <Box flexDirection="column" width={screen.cols} height={screen.height}>
+      <Header
+        width={screen.cols}
+        profile={s.store.profile}
+        path={tildePath(s.store.path, home)}
+        demo={s.store.demo}
+        sessions={s.recent.rows.length}
+        complete={s.recent.complete}
+        mode={s.search.mode}
+        sort={s.search.sort}
+        tools={s.search.tools}
+      />
+      <SearchLine
+        width={screen.cols}
+        text={s.search.text}
+        typing={s.typing}
+        mode={s.search.mode}
+        note={searchNote(s)}
+      />
+      <Box flexDirection="row" width={screen.cols} height={h + 2}>
+        {body}
+      </Box>
+      <StatusLine
+        width={screen.cols}
+        hints={hints(hintCtx)}
+        status={s.status}
+        hidden={s.hidden}
+        showHidden={s.showHidden}
+        marks={s.marks.length}
+      />
+    </Box>
+  );
+}

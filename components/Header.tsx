@@ -1,0 +1,44 @@
+import React from 'react';
+import { formatCount } from '../src/app/format.js';
+import { fitLine, type Span } from '../src/app/layout.js';
+import type { SearchMode, Sort } from '../src/app/model.js';
+import { sanitizeLine } from '../src/text/sanitize.js';
+import { displayWidth, truncate } from '../src/text/width.js';
+import { LineView } from './Line.js';
+
+export interface HeaderProps {
+  width: number;
+  profile: string;
+  /** Store path, already shortened with ~. */
+  path: string;
+  demo: boolean;
+  sessions: number;
+  complete: boolean;
+  mode: SearchMode;
+  sort: Sort;
+  tools: boolean;
+}
+
+/** `lookback · <profile> · <path> · N sessions` on the left, the search settings on the right. */
+export function Header(p: HeaderProps): React.JSX.Element {
+  const right =
+    p.mode === 'fuzzy'
+      ? 'fuzzy · titles, ids, folders'
+      : `full-text · ${p.sort} · ${p.tools ? 'user+assistant+tool' : 'user+assistant'}`;
+  const count = `${formatCount(p.sessions)}${p.complete ? '' : '+'} sessions`;
+  const leftParts: Span[] = [
+    { text: ' lookback', bold: true, tone: 'accent' },
+    { text: ` · ${p.demo ? 'demo store' : p.profile} · `, tone: p.demo ? 'warn' : 'plain' },
+    { text: sanitizeLine(p.path), tone: 'dim' },
+    { text: ` · ${count}` },
+  ];
+  const rightText = `${right} `;
+  const room = Math.max(0, p.width - displayWidth(rightText) - 1);
+  const left = fitLine(leftParts, room);
+  const spans: Span[] = [
+    ...left,
+    { text: ' ' },
+    { text: truncate(rightText, p.width - room - 1), tone: 'dim' },
+  ];
+  return <LineView spans={fitLine(spans, p.width)} />;
+}

@@ -1,0 +1,141 @@
+import React from 'react';
+import { sanitizeLine } from '../src/text/sanitize.js';
+import { age, formatCount, plural } from '../src/app/format.js';
+import { GUTTER, layoutMessage, messageText, type Line, type Span } from '../src/app/layout.js';
+import type { MarkRef, Message } from '../src/app/model.js';
+import type { MessageView } from '../src/app/state.js';
+import { glyph } from '../src/app/theme.js';
+import { messageCount, position, visibleSlice, type Measure } from '../src/app/window.js';
+import { Pane } from './Pane.js';
+
+export interface MessageWindowProps {
+  view: MessageView | null;
+  /** Lines of the scrolling area (the pane less the bookend lines). */
+  viewHeight: number;
+  width: number;
+  height: number;
+  focused: boolean;
+  marks: readonly MarkRef[];
+  now: number;
+}
+
+function bookend(label: string, m: Message | null, count: number, side: 'earlier' | 'later'): Line {
+  const text = m ? sanitizeLine(messageText(m).slice(0, 600)) : '';
+  return [
+    { text: `┈ ${label} ┈ `, tone: 'dim' },
+    { text: `${plural(count, `${side} message`)} ┈ `, tone: 'dim' },
+    ...(m
+      ? [
+          { text: `${sanitizeLine(m.role)}: `, tone: 'dim' as const, bold: true },
+          { text, tone: 'dim' as const },
+        ]
+      : []),
+  ];
+}
+
+function positionLine(v: MessageView): string {
+  const pos = position(v.win);
+  if (!pos) return '';
+  const parts = [`msg ${formatCount(pos.messageId)}`];
+  if (v.query !== null) {
+    const k = v.hits.indexOf(pos.messageId);
+    parts.push(
+      k >= 0
+        ? `hit ${k + 1}/${v.hits.length} in session`
+        : `${plural(v.hits.length, 'hit')} in session`,
+    );
+  } else {
+    parts.push(`${formatCount(pos.index)}/${formatCount(pos.total)}`);
+  }
+  parts.push(`${pos.percent}%`);
+  return parts.join(' · ');
+}
+
+/** The visible lines of the window: gutter (focus bar, anchor) + the message's laid-out lines. */
+export function windowLines(p: MessageWindowProps): Line[] {
+  const v = p.view;
+  if (!v) return [];
+  const inner = Math.max(1, p.width - 2);
+  const lines: Line[] = [];
+  const { win } = v;
+  const loaded = messageCount(win.items);
+  if (!win.atStart) lines.push(bookend('start', v.bookStart, win.before, 'earlier'));
+  const marked = new Set(p.marks.map((m) => `${m.sessionId}#${m.messageId}`));
+  const width = Math.max(4, inner - GUTTER);
+  const measure: Measure = (item) =>
+    item.kind === 'divider'
+      ? 1
+      : layoutMessage(item.msg, {
+          width,
+          expanded: v.expanded.has(item.msg.id),
+          reasoning: v.reasoning,
+          terms: v.terms,
+        }).lines.length;
+  for (const row of visibleSlice(win, measure, p.viewHeight)) {
+    const it = row.item;
+    if (it.kind === 'divider') {
+      lines.push([
+        { text: `┈┈ continued after compression · ${sanitizeLine(it.sessionId)} ┈┈`, tone: 'dim' },
+      ]);
+      continue;
+    }
+    const m = it.msg;
+    const focused = row.index === win.focus;
+    const layout = layoutMessage(m, {
+      width,
+      expanded: v.expanded.has(m.id),
+      reasoning: v.reasoning,
+      terms: v.terms,
+    });
+    for (let i = row.skip; i < row.skip + row.take; i++) {
+      const body = layout.lines[i] ?? [];
+      const header = i === 0;
+      const gutter: Span[] = [
+        { text: focused ? (header ? glyph.selected : glyph.focusBar) : ' ', tone: 'accent' },
+        { text: header && m.id === win.anchorId ? glyph.anchor : ' ', tone: 'anchor' },
+      ];
+      const tail: Span[] =
+        header && marked.has(`${m.session_id}#${m.id}`)
+          ? [{ text: ` ${glyph.mark} marked`, tone: 'mark' }]
+          : [];
+      lines.push([...gutter, ...body, ...tail]);
+    }
+  }
+  if (!win.atEnd) {
+    while (lines.length < p.height - 1) lines.push([]);
+    lines.push(bookend('end', v.bookEnd, Math.max(0, win.total - win.before - loaded), 'later'));
+  }
+  return lines;
+}
+
+function MessageWindowView(p: MessageWindowProps): React.JSX.Element {
+  const v = p.view;
+  if (!v) {
+    return (
+      <Pane
+        title="Messages"
+        width={p.width}
+        height={p.height}
+        focused={p.focused}
+        lines={[[{ text: '  Enter on a conversation or a result opens it here.', tone: 'dim' }]]}
+      />
+    );
+  }
+  const last = v.win.items[v.win.items.length - 1];
+  const ago = last && last.kind === 'message' ? age(last.msg.timestamp, p.now) : '';
+  const when = ago === '' ? '' : ago === 'now' ? ' · now' : ` · ${ago} ago`;
+  const title = `${v.title} · ${v.source}${when}${v.live ? ` · ${glyph.live} live` : ''}`;
+  return (
+    <Pane
+      title={title}
+      footer={positionLine(v)}
+      width={p.width}
+      height={p.height}
+      focused={p.focused}
+      lines={windowLines(p)}
+    />
+  );
+}
+
+/** Memoised: typing in the search line does not redraw the conversation. */
+export const MessageWindow = React.memo(MessageWindowView);

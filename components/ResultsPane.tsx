@@ -1,0 +1,112 @@
+import React from 'react';
+import { age, formatCount, plural } from '../src/app/format.js';
+import type { Line, Span } from '../src/app/layout.js';
+import { visibleRange, type ListState } from '../src/app/list.js';
+import type { ResultItem, SearchMode, SearchPath } from '../src/app/model.js';
+import { RESULT_ROWS } from '../src/app/screen.js';
+import { glyph } from '../src/app/theme.js';
+import { displayWidth, truncate } from '../src/text/width.js';
+import { Pane } from './Pane.js';
+
+export interface ResultsPaneProps {
+  items: readonly ResultItem[];
+  list: ListState;
+  hitCounts: Readonly<Record<string, number>>;
+  width: number;
+  height: number;
+  focused: boolean;
+  busy: boolean;
+  message: string | null;
+  query: string;
+  mode: SearchMode;
+  path: SearchPath | null;
+  now: number;
+}
+
+export function resultLines(
+  r: ResultItem,
+  selected: boolean,
+  hits: number | undefined,
+  width: number,
+  now: number,
+): [Line, Line] {
+  const countText =
+    r.kind === 'hit'
+      ? hits === undefined
+        ? ''
+        : plural(hits, 'hit')
+      : r.kind === 'jump'
+        ? 'open ⏎'
+        : '';
+  const right = [age(r.when, now).padStart(3), truncate(r.source, 9), countText]
+    .filter((x) => x !== '')
+    .join('  ');
+  const lead = selected ? `${glyph.selected} ` : '  ';
+  const live = r.live ? `${glyph.live} ` : '';
+  const room = Math.max(1, width - 2 - displayWidth(live) - displayWidth(right) - 1);
+  const title = truncate(r.title, room);
+  const pad = ' '.repeat(
+    Math.max(1, width - 2 - displayWidth(live) - displayWidth(title) - displayWidth(right)),
+  );
+  const first: Span[] = [
+    { text: lead, tone: 'accent' },
+    { text: live, tone: 'live' },
+    { text: title, ...(selected ? { tone: 'accent' as const, bold: true } : {}) },
+    { text: pad },
+    { text: right, tone: 'dim' },
+  ];
+  const second: Span[] = [{ text: '    ' }];
+  let used = 4;
+  for (const seg of r.snippet) {
+    if (used >= width) break;
+    const text = truncate(seg.text, width - used);
+    second.push(seg.hit ? { text, hit: true } : { text, tone: 'dim' });
+    used += displayWidth(text);
+  }
+  return [first, second];
+}
+
+function title(p: ResultsPaneProps): string {
+  const what = p.mode === 'fuzzy' ? 'Fuzzy' : 'Results';
+  if (p.query.trim() === '') return what;
+  if (p.busy && p.items.length === 0) return `${what} · searching…`;
+  const n = `${plural(p.items.length, p.items[0]?.kind === 'hit' ? 'session' : 'match', p.items[0]?.kind === 'hit' ? 'sessions' : 'matches')}`;
+  return `${what}: ${n}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
+}
+
+function ResultsPaneView(p: ResultsPaneProps): React.JSX.Element {
+  const inner = Math.max(1, p.width - 2);
+  const capacity = Math.max(1, Math.floor(p.height / RESULT_ROWS));
+  const { start, end } = visibleRange(p.list, p.items.length, capacity);
+  const lines: Line[] = [];
+  for (let i = start; i < end; i++) {
+    const r = p.items[i]!;
+    lines.push(...resultLines(r, i === p.list.selected, p.hitCounts[r.key], inner, p.now));
+  }
+  if (p.items.length === 0) {
+    const hint =
+      p.query.trim() === ''
+        ? p.mode === 'fuzzy'
+          ? '  / and type part of a title, id, source or folder'
+          : '  / and type words, "a phrase", prefix*, OR, NOT'
+        : p.busy
+          ? '  searching…'
+          : `  ${p.message ?? 'no results'}`;
+    lines.push([{ text: hint, tone: 'dim' }]);
+  }
+  const footer =
+    p.items.length > 0 ? `${formatCount(p.list.selected + 1)}/${formatCount(p.items.length)}` : '';
+  return (
+    <Pane
+      title={title(p)}
+      footer={footer}
+      width={p.width}
+      height={p.height}
+      focused={p.focused}
+      lines={lines}
+    />
+  );
+}
+
+/** Memoised: a key in another pane does not redraw this one. */
+export const ResultsPane = React.memo(ResultsPaneView);

@@ -1,0 +1,66 @@
+import React from 'react';
+import { formatCount, plural } from '../src/app/format.js';
+import { fitLine, type Span } from '../src/app/layout.js';
+import type { HiddenCounts, StatusMessage } from '../src/app/model.js';
+import type { Tone } from '../src/app/theme.js';
+import { displayWidth, truncate } from '../src/text/width.js';
+import { LineView } from './Line.js';
+
+export interface StatusLineProps {
+  width: number;
+  /** Key hints for the focused pane. */
+  hints: readonly string[];
+  status: StatusMessage | null;
+  hidden: HiddenCounts | null;
+  showHidden: boolean;
+  marks: number;
+}
+
+const TONE: Record<StatusMessage['tone'], Tone> = {
+  info: 'plain',
+  ok: 'ok',
+  warn: 'warn',
+  error: 'error',
+};
+
+/** What is hidden, as long as the room allows: so no conversation is ever silently missing. */
+export function hiddenText(hidden: HiddenCounts | null, showHidden: boolean, room: number): string {
+  if (showHidden) return 'showing hidden · H hides them';
+  if (!hidden || hidden.total === 0) return '';
+  const parts = (
+    [
+      ['subagent', hidden.subagent],
+      ['archived', hidden.archived],
+      ['tool', hidden.tool],
+      ['delegate', hidden.delegate],
+    ] as const
+  )
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${formatCount(n)} ${k}`);
+  const long = `${formatCount(hidden.total)} hidden: ${parts.join(', ')} · H shows them`;
+  if (displayWidth(long) <= room) return long;
+  return `${formatCount(hidden.total)} hidden · H show`;
+}
+
+export function StatusLine(p: StatusLineProps): React.JSX.Element {
+  const marks = p.marks > 0 ? `${plural(p.marks, 'mark')} · ` : '';
+  const right = `${marks}${hiddenText(p.hidden, p.showHidden, Math.floor(p.width / 2))} `;
+  const room = Math.max(1, p.width - displayWidth(right) - 2);
+  let left: Span;
+  if (p.status) left = { text: truncate(p.status.text, room), tone: TONE[p.status.tone] };
+  else {
+    const parts: string[] = [];
+    for (const h of p.hints) {
+      const next = [...parts, h].join(' · ');
+      if (displayWidth(next) > room) break;
+      parts.push(h);
+    }
+    left = { text: parts.join(' · '), tone: 'dim' };
+  }
+  const gap = ' '.repeat(Math.max(1, p.width - 1 - displayWidth(left.text) - displayWidth(right)));
+  return (
+    <LineView
+      spans={fitLine([{ text: ' ' }, left, { text: gap }, { text: right, tone: 'dim' }], p.width)}
+    />
+  );
+}

@@ -1,0 +1,406 @@
+/**
+ * The one key map. Every command the app understands is listed here with its
+ * default keys and a description; the input router asks "is this command X?"
+ * through `matches` and never compares raw keys, and the help overlay and the
+ * status-line hints are generated from this list.
+ */
+
+/** The parts of ink's `Key` the map reads (ink's own type fits). */
+export interface KeyLike {
+  upArrow?: boolean;
+  downArrow?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  pageDown?: boolean;
+  pageUp?: boolean;
+  home?: boolean;
+  end?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  ctrl?: boolean;
+  shift?: boolean;
+  tab?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  meta?: boolean;
+}
+
+export type SpecialKey =
+  | 'up'
+  | 'down'
+  | 'left'
+  | 'right'
+  | 'pageUp'
+  | 'pageDown'
+  | 'home'
+  | 'end'
+  | 'return'
+  | 'escape'
+  | 'tab'
+  | 'backspace';
+
+/** One key: a character (`g`, `G`, `?`, ` `) or a named key, with modifiers. */
+export type Binding =
+  { char: string; ctrl?: boolean } | { special: SpecialKey; shift?: boolean; ctrl?: boolean };
+
+export type Section = 'Move' | 'Search' | 'Messages' | 'Copy and mark' | 'App';
+
+export type CommandId =
+  | 'nav.down'
+  | 'nav.up'
+  | 'nav.pageDown'
+  | 'nav.pageUp'
+  | 'nav.top'
+  | 'nav.bottom'
+  | 'tree.expand'
+  | 'tree.collapse'
+  | 'pane.next'
+  | 'pane.prev'
+  | 'open'
+  | 'back'
+  | 'search.focus'
+  | 'search.toggleMode'
+  | 'search.cycleSort'
+  | 'search.toggleTools'
+  | 'hits.next'
+  | 'hits.prev'
+  | 'msg.toggleExpand'
+  | 'msg.toggleReasoning'
+  | 'copy.anchor'
+  | 'copy.menu'
+  | 'mark.toggle'
+  | 'marks.clear'
+  | 'view.toggleHidden'
+  | 'help'
+  | 'quit';
+
+export interface Command {
+  id: CommandId;
+  keys: readonly Binding[];
+  description: string;
+  section: Section;
+  /** Short label for the status-line hints. */
+  hint?: string;
+}
+
+const ch = (char: string, ctrl = false): Binding => (ctrl ? { char, ctrl } : { char });
+const sp = (special: SpecialKey, mods: { shift?: boolean; ctrl?: boolean } = {}): Binding => ({
+  special,
+  ...mods,
+});
+
+export const COMMANDS: readonly Command[] = [
+  {
+    id: 'nav.down',
+    keys: [ch('j'), sp('down')],
+    description: 'Move down',
+    section: 'Move',
+    hint: 'move',
+  },
+  { id: 'nav.up', keys: [ch('k'), sp('up')], description: 'Move up', section: 'Move' },
+  {
+    id: 'nav.pageDown',
+    keys: [sp('pageDown'), ch('d', true), ch(' ')],
+    description: 'Page down',
+    section: 'Move',
+  },
+  {
+    id: 'nav.pageUp',
+    keys: [sp('pageUp'), ch('u', true), ch('b')],
+    description: 'Page up',
+    section: 'Move',
+  },
+  {
+    id: 'nav.top',
+    keys: [ch('g'), sp('home')],
+    description: 'First item; in a conversation, its first messages',
+    section: 'Move',
+  },
+  {
+    id: 'nav.bottom',
+    keys: [ch('G'), sp('end')],
+    description: 'Last item; in a conversation, its latest messages',
+    section: 'Move',
+  },
+  {
+    id: 'tree.expand',
+    keys: [sp('right'), ch('l')],
+    description: 'Show the branches of a conversation',
+    section: 'Move',
+    hint: 'branches',
+  },
+  {
+    id: 'tree.collapse',
+    keys: [sp('left'), ch('h')],
+    description: 'Hide its branches',
+    section: 'Move',
+  },
+  { id: 'pane.next', keys: [sp('tab')], description: 'Next pane', section: 'Move', hint: 'pane' },
+  {
+    id: 'pane.prev',
+    keys: [sp('tab', { shift: true })],
+    description: 'Previous pane',
+    section: 'Move',
+  },
+  {
+    id: 'open',
+    keys: [sp('return')],
+    description: 'Open the conversation (at the hit); on a message, expand it',
+    section: 'Move',
+    hint: 'open',
+  },
+  {
+    id: 'back',
+    keys: [sp('escape')],
+    description: 'Back, or clear the search',
+    section: 'Move',
+    hint: 'back',
+  },
+  { id: 'search.focus', keys: [ch('/')], description: 'Search', section: 'Search', hint: 'search' },
+  {
+    id: 'search.toggleMode',
+    keys: [ch('f'), ch('f', true)],
+    description: 'Switch full-text / fuzzy (titles, ids, sources, folders)',
+    section: 'Search',
+    hint: 'fuzzy',
+  },
+  {
+    id: 'search.cycleSort',
+    keys: [ch('s'), ch('o', true)],
+    description: 'Sort by relevance, newest, oldest',
+    section: 'Search',
+    hint: 'sort',
+  },
+  {
+    id: 'search.toggleTools',
+    keys: [ch('t'), ch('t', true)],
+    description: 'Include tool output in the search',
+    section: 'Search',
+  },
+  {
+    id: 'hits.next',
+    keys: [ch('n')],
+    description: 'Next hit (into the next result at the end)',
+    section: 'Messages',
+    hint: 'next hit',
+  },
+  { id: 'hits.prev', keys: [ch('N')], description: 'Previous hit', section: 'Messages' },
+  {
+    id: 'msg.toggleExpand',
+    keys: [ch('e')],
+    description: 'Expand or collapse a tool call / tool output',
+    section: 'Messages',
+    hint: 'expand',
+  },
+  {
+    id: 'msg.toggleReasoning',
+    keys: [ch('r')],
+    description: 'Show or hide reasoning',
+    section: 'Messages',
+  },
+  {
+    id: 'copy.anchor',
+    keys: [ch('y')],
+    description: 'Copy an anchor (all marked messages when there are marks)',
+    section: 'Copy and mark',
+    hint: 'copy anchor',
+  },
+  {
+    id: 'copy.menu',
+    keys: [ch('Y'), ch('c')],
+    description: 'Copy menu: link, scroll call, quote, window as Markdown',
+    section: 'Copy and mark',
+    hint: 'copy…',
+  },
+  {
+    id: 'mark.toggle',
+    keys: [ch('m')],
+    description: 'Mark or unmark a message (across conversations)',
+    section: 'Copy and mark',
+    hint: 'mark',
+  },
+  { id: 'marks.clear', keys: [ch('M')], description: 'Clear all marks', section: 'Copy and mark' },
+  {
+    id: 'view.toggleHidden',
+    keys: [ch('H')],
+    description: 'Show or hide hidden conversations (subagent, tool, archived)',
+    section: 'App',
+  },
+  { id: 'help', keys: [ch('?')], description: 'This help', section: 'App', hint: 'help' },
+  { id: 'quit', keys: [ch('q'), ch('c', true)], description: 'Quit', section: 'App', hint: 'quit' },
+];
+
+const BY_ID = new Map<CommandId, Command>(COMMANDS.map((c) => [c.id, c]));
+
+export function command(id: CommandId): Command {
+  const c = BY_ID.get(id);
+  if (!c) throw new Error(`unknown command ${id}`);
+  return c;
+}
+
+function specialPressed(special: SpecialKey, key: KeyLike): boolean {
+  switch (special) {
+    case 'up':
+      return !!key.upArrow;
+    case 'down':
+      return !!key.downArrow;
+    case 'left':
+      return !!key.leftArrow;
+    case 'right':
+      return !!key.rightArrow;
+    case 'pageUp':
+      return !!key.pageUp;
+    case 'pageDown':
+      return !!key.pageDown;
+    case 'home':
+      return !!key.home;
+    case 'end':
+      return !!key.end;
+    case 'return':
+      return !!key.return;
+    case 'escape':
+      return !!key.escape;
+    case 'tab':
+      return !!key.tab;
+    case 'backspace':
+      return !!key.backspace || !!key.delete;
+  }
+}
+
+/** Does one binding describe this key press? */
+export function bindingMatches(b: Binding, input: string, key: KeyLike): boolean {
+  if ('special' in b) {
+    if (!specialPressed(b.special, key)) return false;
+    if (!!b.ctrl !== !!key.ctrl) return false;
+    // Shift only matters where the binding says so (Tab vs Shift-Tab).
+    if (b.special === 'tab' && !!b.shift !== !!key.shift) return false;
+    return true;
+  }
+  if (key.escape || key.return || key.tab) return false;
+  if (!!b.ctrl !== !!key.ctrl) return false;
+  // Esc followed by a letter in one chunk reads as Alt+letter: not our binding.
+  if (key.meta) return false;
+  return input === b.char;
+}
+
+/** Is this key press command `id`? */
+export function matches(id: CommandId, input: string, key: KeyLike): boolean {
+  return command(id).keys.some((b) => bindingMatches(b, input, key));
+}
+
+/** The first command (in map order) this key press is, if any. */
+export function commandFor(
+  input: string,
+  key: KeyLike,
+  filter: (b: Binding) => boolean = () => true,
+): CommandId | null {
+  for (const c of COMMANDS)
+    if (c.keys.some((b) => filter(b) && bindingMatches(b, input, key))) return c.id;
+  return null;
+}
+
+/** A binding that types a character (no modifier): text entry takes these as text. */
+export function isTypingBinding(b: Binding): boolean {
+  return 'char' in b && !b.ctrl;
+}
+
+const SPECIAL_LABEL: Record<SpecialKey, string> = {
+  up: '↑',
+  down: '↓',
+  left: '←',
+  right: '→',
+  pageUp: 'PgUp',
+  pageDown: 'PgDn',
+  home: 'Home',
+  end: 'End',
+  return: 'Enter',
+  escape: 'Esc',
+  tab: 'Tab',
+  backspace: 'Backspace',
+};
+
+export function bindingLabel(b: Binding): string {
+  if ('special' in b) {
+    const base = SPECIAL_LABEL[b.special];
+    return `${b.ctrl ? 'Ctrl-' : ''}${b.shift ? 'Shift-' : ''}${base}`;
+  }
+  if (b.char === ' ') return b.ctrl ? 'Ctrl-Space' : 'Space';
+  return b.ctrl ? `Ctrl-${b.char.toUpperCase()}` : b.char;
+}
+
+export function keysLabel(id: CommandId): string {
+  return command(id).keys.map(bindingLabel).join(' ');
+}
+
+export interface HelpRow {
+  keys: string;
+  description: string;
+}
+
+export interface HelpSection {
+  title: Section;
+  rows: HelpRow[];
+}
+
+const SECTION_ORDER: readonly Section[] = ['Move', 'Search', 'Messages', 'Copy and mark', 'App'];
+
+/** The help overlay's content, generated from the map. */
+export function helpSections(): HelpSection[] {
+  return SECTION_ORDER.map((title) => ({
+    title,
+    rows: COMMANDS.filter((c) => c.section === title).map((c) => ({
+      keys: keysLabel(c.id),
+      description: c.description,
+    })),
+  }));
+}
+
+export type HintContext = 'recent' | 'results' | 'messages' | 'search';
+
+/** Which commands the status line suggests where. */
+const HINTS: Record<HintContext, readonly CommandId[]> = {
+  recent: ['nav.down', 'open', 'tree.expand', 'search.focus', 'copy.anchor', 'help', 'quit'],
+  results: [
+    'nav.down',
+    'open',
+    'search.cycleSort',
+    'search.toggleMode',
+    'copy.anchor',
+    'help',
+    'quit',
+  ],
+  messages: [
+    'nav.down',
+    'hits.next',
+    'msg.toggleExpand',
+    'copy.anchor',
+    'copy.menu',
+    'mark.toggle',
+    'back',
+    'help',
+  ],
+  search: ['nav.down', 'open', 'back', 'search.toggleMode', 'search.cycleSort'],
+};
+
+const FIXED_HINT_KEY: Partial<Record<CommandId, string>> = {
+  'nav.down': '↑↓',
+  open: '⏎',
+  'hits.next': 'n/N',
+  'tree.expand': '→',
+};
+
+function hintKey(id: CommandId, ctx: HintContext): string {
+  const fixed = FIXED_HINT_KEY[id];
+  if (fixed) return fixed;
+  const c = command(id);
+  // While typing, plain characters are text: suggest the key that still works.
+  const b = (ctx === 'search' ? c.keys.find((k) => !isTypingBinding(k)) : undefined) ?? c.keys[0];
+  return b ? bindingLabel(b).replace(/^Ctrl-/, '^') : '';
+}
+
+/** Status-line hints for a context, each `key label`, generated from the map. */
+export function hints(ctx: HintContext): string[] {
+  return HINTS[ctx].map(
+    (id) => `${hintKey(id, ctx)} ${command(id).hint ?? command(id).description.toLowerCase()}`,
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * The app's view models: what the data layer hands to the state and the
+ * views. Every string in them has been sanitized (no escape sequences or
+ * control characters) by the data layer, so views can print them as they are.
+ */
+import type { HiddenCounts, HiddenReason, Message, SearchPath, Sort } from '../store/types.js';
+import type { Segment } from '../text/highlight.js';
+
+export type { HiddenCounts, Message, SearchPath, Sort };
+
+/** One conversation in the Recent pane (or a branch nested under one). */
+export interface SessionRow {
+  /** The session to open: the tip of the compression chain. */
+  sessionId: string;
+  rootId: string;
+  /** Title, else the first prompt's preview, else "(untitled)". */
+  title: string;
+  hasTitle: boolean;
+  preview: string;
+  source: string;
+  cwd: string;
+  startedAt: number;
+  lastActive: number;
+  messageCount: number;
+  chainLength: number;
+  live: boolean;
+  hiddenReason: HiddenReason | null;
+  /** Branch children of the conversation (expandable). */
+  branches: number;
+  /** 0 for a listed conversation, 1 for a branch shown under its parent. */
+  depth: number;
+}
+
+export type SearchMode = 'fulltext' | 'fuzzy';
+
+export interface ResultItem {
+  key: string;
+  /** `hit`: a full-text hit; `session`: a fuzzy or id match; `jump`: a pasted anchor. */
+  kind: 'hit' | 'session' | 'jump';
+  /** The session that owns the hit (never the substituted root). */
+  sessionId: string;
+  rootId: string;
+  title: string;
+  source: string;
+  startedAt: number;
+  /** Time of the hit (or last activity for sessions). */
+  when: number;
+  /** The message to open at, if any (a hit, a pasted scroll call). */
+  messageId: number | null;
+  matchedRole: string | null;
+  snippet: Segment[];
+  live: boolean;
+  /** For jump rows: what Enter will do. */
+  note?: string;
+}
+
+export interface MarkRef {
+  sessionId: string;
+  messageId: number;
+}
+
+export type CopyForm = 'link' | 'scroll' | 'quote' | 'window' | 'marks';
+
+export interface CopyOption {
+  form: CopyForm;
+  label: string;
+  /** What will be copied. */
+  text: string;
+}
+
+export type Tone = 'info' | 'ok' | 'warn' | 'error';
+
+export interface StatusMessage {
+  text: string;
+  tone: Tone;
+}

@@ -1,0 +1,175 @@
+/**
+ * Sends searches and list loads to the query worker and hands back only
+ * answers that are still wanted. One request runs at a time; for each kind
+ * only the newest waiting request is kept, and a search that has run too long
+ * when a newer one arrives is cancelled by restarting the worker (SQLite
+ * cannot interrupt a synchronous scan any other way).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { QueryRequest, QueryResponse } from './data.js';
+
+/** A running search older than this is killed when a newer one arrives; younger ones finish (cheaper than a restart). */
+export const SUPERSEDE_AFTER_MS = 150;
+
+export interface QueryBackend {
+  post(req: QueryRequest): void;
+  /** Stops whatever runs now; false when the backend cannot (inline). */
+  restart(): boolean;
+  close(): void;
+}
+
+export type BackendFactory = (
+  onResponse: (r: QueryResponse) => void,
+  onFailure: (message: string) => void,
+) => QueryBackend;
+
+/** Runs requests on the main thread, one macrotask later (tests, and the fallback when no worker file exists). */
+export function inlineBackend(
+  answer: (req: QueryRequest, post: (r: QueryResponse) => void) => void,
+): BackendFactory {
+  return (onResponse) => {
+    let closed = false;
+    return {
+      post(req) {
+        setTimeout(() => {
+          if (!closed) answer(req, (r) => !closed && onResponse(r));
+        }, 0);
+      },
+      restart: () => false,
+      close() {
+        closed = true;
+      },
+    };
+  };
+}
+
+/** The bundled worker file, beside the entry or one directory up from a chunk. */
+export function findWorkerFile(base: string = import.meta.url): string | null {
+  for (const rel of ['./query-worker.js', '../query-worker.js']) {
+    try {
+      const file = fileURLToPath(new URL(rel, base));
+      if (existsSync(file)) return file;
+    } catch {
+      // Not a file URL: no worker next to us.
+    }
+  }
+  return null;
+}
+
+export function workerBackend(
+  file: string,
+  init: { path: string; profile: string },
+): BackendFactory {
+  return (onResponse, onFailure) => {
+    let worker: Worker | null = null;
+    const spawn = (): Worker => {
+      const w = new Worker(file, { workerData: init });
+      w.on('message', (m: QueryResponse | { kind: 'fatal'; message: string }) => {
+        if (m.kind === 'fatal') onFailure(m.message);
+        else onResponse(m);
+      });
+      w.on('error', (err) => onFailure(err.message));
+      // Never keep the process alive for the worker alone.
+      w.unref();
+      return w;
+    };
+    worker = spawn();
+    return {
+      post(req) {
+        worker?.postMessage(req);
+      },
+      restart() {
+        const old = worker;
+        old?.removeAllListeners();
+        void old?.terminate();
+        worker = spawn();
+        return true;
+      },
+      close() {
+        const old = worker;
+        worker = null;
+        old?.removeAllListeners();
+        void old?.terminate();
+      },
+    };
+  };
+}
+
+export class QueryClient {
+  private backend: QueryBackend;
+  private inflight: { req: QueryRequest; started: number } | null = null;
+  private readonly pending = new Map<QueryRequest['kind'], QueryRequest>();
+  private closed = false;
+
+  constructor(
+    factory: BackendFactory,
+    private readonly onResponse: (r: QueryResponse) => void,
+    private readonly fallback: BackendFactory | null = null,
+    private readonly now: () => number = () => performance.now(),
+    private readonly onWarning: (message: string) => void = () => undefined,
+  ) {
+    this.backend = factory(this.receive, this.failed);
+  }
+
+  request(req: QueryRequest): void {
+    if (this.closed) return;
+    this.pending.set(req.kind, req);
+    const cur = this.inflight;
+    if (
+      cur &&
+      cur.req.kind === 'search' &&
+      req.kind === 'search' &&
+      this.now() - cur.started > SUPERSEDE_AFTER_MS
+    ) {
+      if (this.backend.restart()) this.inflight = null;
+    }
+    this.pump();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.pending.clear();
+    this.backend.close();
+  }
+
+  private pump(): void {
+    if (this.inflight || this.closed) return;
+    const next = this.pending.get('search') ?? this.pending.get('recent');
+    if (!next) return;
+    this.pending.delete(next.kind);
+    this.inflight = { req: next, started: this.now() };
+    this.backend.post(next);
+  }
+
+  private readonly receive = (r: QueryResponse): void => {
+    if (this.closed) return;
+    this.onResponse(r);
+    const cur = this.inflight;
+    if (
+      r.kind === 'done' &&
+      cur &&
+      cur.req.kind === r.request &&
+      cur.req.generation === r.generation
+    ) {
+      this.inflight = null;
+      this.pump();
+    }
+  };
+
+  private readonly failed = (message: string): void => {
+    if (this.closed) return;
+    this.backend.close();
+    const lost = this.inflight?.req;
+    this.inflight = null;
+    if (lost && !this.pending.has(lost.kind)) this.pending.set(lost.kind, lost);
+    if (this.fallback) {
+      this.onWarning(`search worker failed (${message}); searching on the main thread`);
+      this.backend = this.fallback(this.receive, () => undefined);
+      this.pump();
+    } else {
+      this.onWarning(`search worker failed: ${message}`);
+    }
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The query worker: its own read-only connection to the same store, so a slow
+ * search (a short CJK substring scan over the whole store) never blocks the
+ * keyboard. One request at a time; the client supersedes stale ones.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Store } from '../store/store.js';
+import { answerQuery, type QueryRequest, type QueryResponse } from './data.js';
+
+export interface WorkerInit {
+  path: string;
+  profile: string;
+}
+
+const port = parentPort;
+if (port) {
+  const init = workerData as WorkerInit;
+  let store: Store | null = null;
+  try {
+    store = Store.open(init.path, { profile: init.profile });
+  } catch (err) {
+    port.postMessage({ kind: 'fatal', message: (err as Error)?.message ?? String(err) });
+  }
+  port.on('message', (req: QueryRequest) => {
+    if (!store) return;
+    answerQuery(store, req, (r: QueryResponse) => port.postMessage(r));
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Runs the interactive app on the real terminal: store resolution, terminal
+ * modes, render, and cleanup on every exit path. Kept apart from start.ts so
+ * that file stays a plain .ts entry the CLI imports lazily.
+ */
+import React from 'react';
+import { render } from 'ink';
+import { existsSync, writeSync } from 'node:fs';
+import type { Flags } from '../cli/commands.js';
+import { ensureDemoStore } from '../cli/demoStore.js';
+import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
+import { locateStore } from '../store/locate.js';
+import { Store } from '../store/store.js';
+import { App } from '../../components/App.js';
+import { Controller } from './controller.js';
+import { DataSource } from './data.js';
+import { findWorkerFile, inlineBackend, workerBackend } from './queryClient.js';
+import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
+
+interface Resolved {
+  path: string;
+  profile: string;
+  demo: boolean;
+  notice?: string;
+}
+
+/** --demo, --db, --profile, else the default store; with none found and no flag, the demo store. */
+export function resolveStore(flags: Flags): Resolved {
+  if (flags.demo)
+    return {
+      path: ensureDemoStore().path,
+      profile: 'demo',
+      demo: true,
+      notice: 'demo store: generated sample conversations',
+    };
+  const where = locateStore({ db: flags.db, profile: flags.profile });
+  if (!flags.db && !flags.profile && !existsSync(where.path))
+    return {
+      path: ensureDemoStore().path,
+      profile: 'demo',
+      demo: true,
+      notice: `no store at ${where.path}: showing the demo store (--db PATH or --profile NAME opens yours)`,
+    };
+  return { path: where.path, profile: where.profile, demo: false };
+}
+
+export async function runApp(flags: Flags): Promise<number> {
+  if (flags.db && flags.profile) {
+    process.stderr.write('lookback: use either --db or --profile, not both\n');
+    return 2;
+  }
+  let store: Store;
+  let where: Resolved;
+  try {
+    where = resolveStore(flags);
+    store = Store.open(where.path, { profile: where.profile });
+  } catch (err) {
+    // Before anything is drawn: one line on stderr.
+    process.stderr.write(`${errorLine(err)}\n`);
+    return 1;
+  }
+  // With --print and stdout captured (`$(lookback --print)`), draw on stderr.
+  const out = process.stdout.isTTY || !process.stderr.isTTY ? process.stdout : process.stderr;
+  const fd = out === process.stdout ? 1 : 2;
+  const modes = terminalModes(fd);
+  const data = new DataSource(store);
+  const workerFile = findWorkerFile();
+  const inline = inlineBackend((req, post) => data.answer(req, post));
+  const queries = workerFile
+    ? workerBackend(workerFile, { path: where.path, profile: where.profile })
+    : inline;
+  const copyDeps = defaultCopyDeps((seq) => writeSync(fd, seq));
+
+  return new Promise<number>((resolve) => {
+    let finished = false;
+    let instance: ReturnType<typeof render> | null = null;
+    let uninstall = (): void => undefined;
+    const finish = (code: number, error?: unknown): void => {
+      if (finished) return;
+      finished = true;
+      uninstall();
+      try {
+        controller.stop();
+        instance?.unmount();
+      } catch {
+        // Tearing down after a crash: restoring the terminal is what matters.
+      }
+      modes.restore();
+      store.close();
+      if (error !== undefined) process.stderr.write(`${errorLine(error)}\n`);
+      const last = controller.copied[controller.copied.length - 1];
+      if (flags.print && last !== undefined)
+        process.stdout.write(last.endsWith('\n') ? last : `${last}\n`);
+      resolve(code);
+    };
+    const controller = new Controller({
+      data,
+      queries,
+      fallbackQueries: inline,
+      copy: (text) => copyText(text, copyDeps),
+      size: { cols: out.columns || 80, rows: out.rows || 24 },
+      demo: where.demo,
+      ...(where.notice ? { notice: where.notice } : {}),
+      onQuit: () => finish(0),
+    });
+    uninstall = onAbnormalExit((reason) => {
+      const code = exitCodeFor(reason);
+      finish(code, reason.kind === 'error' ? reason.error : undefined);
+      // A signal or a crash: leave now that the terminal is back.
+      process.exit(code);
+    });
+    try {
+      controller.start();
+      modes.enter();
+      instance = render(<App controller={controller} />, {
+        stdout: out,
+        stdin: process.stdin,
+        exitOnCtrlC: false,
+        patchConsole: false,
+      });
+    } catch (err) {
+      finish(1, err);
+    }
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * Journey harness: a real generated store, the real controller with an
+ * inline query backend (vitest runs TypeScript, which a worker thread cannot
+ * load), a fake clipboard, and the real App rendered by ink-testing-library
+ * at an injected terminal size. Every write and the unmount run inside act().
+ */
+import React from 'react';
+import { act } from 'react';
+import { render } from 'ink-testing-library';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { generateStore } from '../../src/demo/generate.js';
+import { Store } from '../../src/store/store.js';
+import { Controller, type Timers } from '../../src/app/controller.js';
+import { DataSource } from '../../src/app/data.js';
+import { inlineBackend } from '../../src/app/queryClient.js';
+import type { Size } from '../../src/app/screen.js';
+import type { AppState } from '../../src/app/state.js';
+import { App } from '../../components/App.js';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+export const WIDE: Size = { cols: 160, rows: 48 };
+export const NARROW: Size = { cols: 80, rows: 24 };
+
+export const KEY = {
+  enter: '\r',
+  esc: '\x1b',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  pageUp: '\x1b[5~',
+  pageDown: '\x1b[6~',
+  tab: '\t',
+  backspace: '\x7f',
+} as const;
+
+/** A generated store (layout 30, ~60 conversations, one long one) in a fresh temp dir. */
+export function makeStore(sessions = 60): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lookback-app-'));
+  const path = join(dir, 'state.db');
+  generateStore(path, {
+    layout: 30,
+    sessions,
+    seed: 11,
+    longSessions: 1,
+    longSessionMessages: 900,
+  });
+  return path;
+}
+
+export interface Harness {
+  controller: Controller;
+  store: Store;
+  copied: string[];
+  quit: () => boolean;
+  frame: () => string;
+  state: () => AppState;
+  press: (...keys: string[]) => Promise<void>;
+  type: (text: string) => Promise<void>;
+  waitFor: (check: () => boolean, what: string, timeoutMs?: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startHarness(
+  path: string,
+  size: Size,
+  opts: { timers?: Timers; pollMs?: number } = {},
+): Promise<Harness> {
+  const store = Store.open(path, { profile: 'default' });
+  const data = new DataSource(store);
+  const copied: string[] = [];
+  let quitted = false;
+  const controller = new Controller({
+    data,
+    queries: inlineBackend((req, post) => data.answer(req, post)),
+    copy: async (text) => {
+      copied.push(text);
+      return { ok: true, method: 'osc52', methods: ['osc52'], detail: 'fake clipboard' };
+    },
+    size,
+    onQuit: () => {
+      quitted = true;
+    },
+    debounceMs: 10,
+    pollMs: opts.pollMs ?? 3_600_000,
+    ...(opts.timers ? { timers: opts.timers } : {}),
+  });
+  let r!: ReturnType<typeof render>;
+  await act(async () => {
+    r = render(<App controller={controller} size={size} home="/nonexistent-home" />);
+    await pause(5);
+  });
+  const frame = (): string => r.lastFrame() ?? '';
+  const write = async (s: string): Promise<void> => {
+    await act(async () => {
+      r.stdin.write(s);
+      // A lone Esc is flushed by ink on the next macrotask.
+      await pause(2);
+    });
+  };
+  const h: Harness = {
+    controller,
+    store,
+    copied,
+    quit: () => quitted,
+    frame,
+    state: () => controller.getState(),
+    press: async (...keys) => {
+      for (const k of keys) await write(k);
+    },
+    // One key per write, as a person types.
+    type: async (text) => {
+      for (const c of Array.from(text)) await write(c);
+    },
+    waitFor: async (check, what, timeoutMs = 5_000) => {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        if (check()) return;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${frame()}`);
+        await act(async () => {
+          await pause(10);
+        });
+      }
+    },
+    close: async () => {
+      await act(async () => {
+        r.unmount();
+      });
+      controller.stop();
+      store.close();
+    },
+  };
+  return h;
+}
+
+/** Lines of the frame, for assertions about one pane's rows. */
+export function lines(frame: string): string[] {
+  return frame.split('\n');
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../src/store/types.js';
+import { displayWidth } from '../../src/text/width.js';
+import {
+  fitLine,
+  layoutMessage,
+  layoutMessageUncached,
+  lineText,
+  lineWidth,
+} from '../../src/app/layout.js';
+
+function msg(over: Partial<Message>): Message {
+  return {
+    id: 1,
+    session_id: 's',
+    role: 'assistant',
+    content: '',
+    timestamp: 1_790_000_000,
+    tool_name: null,
+    tool_calls: null,
+    tool_call_id: null,
+    reasoning: null,
+    ...over,
+  };
+}
+
+const opts = { width: 30, expanded: false, reasoning: false, terms: [] as string[] };
+
+describe('line layout', () => {
+  it('wraps CJK and emoji by display width, never past the pane', () => {
+    const content =
+      '数据库连接池排查：连接数一直在增长，看起来像是泄漏 🙏🚀 with some English words mixed in 👍🏽 and 👨‍👩‍👧 families';
+    const l = layoutMessageUncached(msg({ content }), opts);
+    expect(l.lines.length).toBeGreaterThan(3);
+    for (const line of l.lines.slice(1)) expect(lineWidth(line)).toBeLessThanOrEqual(30);
+    // Nothing lost: the body holds every character (spaces at wraps aside).
+    const body = l.lines
+      .slice(1)
+      .map((x) => lineText(x).trim())
+      .join('');
+    expect(body.replace(/\s/g, '')).toBe(content.replace(/\s/g, ''));
+  });
+
+  it('starts with a role header and sanitizes hostile text', () => {
+    const l = layoutMessageUncached(
+      msg({ role: 'user', content: 'hi \x1b]52;c;ZXZpbA==\x07there\x1b[31m red' }),
+      opts,
+    );
+    expect(lineText(l.lines[0]!)).toMatch(/^user · \d{4}-\d\d-\d\d \d\d:\d\d · #1$/);
+    const all = l.lines.map(lineText).join('\n');
+    expect(all).not.toMatch(/\x1b|\x07/);
+    expect(all).toContain('hi there red');
+  });
+
+  it('collapses tool calls and tool output to one line each, expandable', () => {
+    const opts = { width: 60, expanded: false, reasoning: false, terms: [] as string[] };
+    const calls = [
+      {
+        id: 'c1',
+        type: 'function',
+        function: { name: 'terminal', arguments: '{"command":"ls -la"}' },
+      },
+    ];
+    const collapsed = layoutMessageUncached(
+      msg({ content: 'Let me check.', tool_calls: calls }),
+      opts,
+    );
+    expect(collapsed.expandable).toBe(true);
+    expect(lineText(collapsed.lines[collapsed.lines.length - 1]!)).toContain(
+      '⚙ terminal · 3 lines',
+    );
+    const open = layoutMessageUncached(msg({ content: 'Let me check.', tool_calls: calls }), {
+      ...opts,
+      expanded: true,
+    });
+    expect(open.lines.length).toBeGreaterThan(collapsed.lines.length);
+    expect(open.lines.map(lineText).join('\n')).toContain('"command": "ls -la"');
+
+    const out = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n');
+    const tool = layoutMessageUncached(
+      msg({ role: 'tool', tool_name: 'terminal', content: out }),
+      opts,
+    );
+    expect(tool.lines).toHaveLength(2);
+    expect(lineText(tool.lines[1]!)).toContain('⚙ terminal output · 40 lines');
+    const toolOpen = layoutMessageUncached(
+      msg({ role: 'tool', tool_name: 'terminal', content: out }),
+      { ...opts, expanded: true },
+    );
+    expect(toolOpen.lines).toHaveLength(42);
+  });
+
+  it('hides reasoning unless asked', () => {
+    const m = msg({ content: 'answer', reasoning: 'first I think' });
+    expect(layoutMessageUncached(m, opts).lines.map(lineText).join(' ')).not.toContain(
+      'first I think',
+    );
+    expect(
+      layoutMessageUncached(m, { ...opts, reasoning: true })
+        .lines.map(lineText)
+        .join(' '),
+    ).toContain('first I think');
+  });
+
+  it('highlights query terms', () => {
+    const l = layoutMessageUncached(msg({ content: 'the billing migration ran' }), {
+      ...opts,
+      terms: ['billing'],
+    });
+    const hits = l.lines
+      .flat()
+      .filter((s) => s.hit)
+      .map((s) => s.text);
+    expect(hits).toEqual(['billing']);
+  });
+
+  it('caches per message, width and expansion', () => {
+    const m = msg({ id: 77, content: 'x' });
+    expect(layoutMessage(m, opts)).toBe(layoutMessage(m, opts));
+    expect(layoutMessage(m, { ...opts, width: 31 })).not.toBe(layoutMessage(m, opts));
+  });
+
+  it('fits a line to an exact width, CJK included', () => {
+    for (const w of [1, 5, 9, 10, 11]) {
+      const fitted = fitLine([{ text: '漢字かな' }, { text: 'abc🙂' }], w);
+      expect(displayWidth(fitted.map((s) => s.text).join(''))).toBe(w);
+    }
+  });
+});
