@@ -151,7 +151,9 @@ function expectArgs(cmd: string, rest: string[], n: number, names: string): void
 }
 
 async function runApp(flags: Flags): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+  // `$(lookback --print)` captures stdout: the app then draws on stderr.
+  const screen = process.stdout.isTTY || (flags.print && process.stderr.isTTY);
+  if (!process.stdin.isTTY || !screen) {
     process.stderr.write(
       'lookback: no terminal here; use the JSON subcommands instead, e.g. `lookback recent --json` or `lookback search "query" --json`\n',
     );
