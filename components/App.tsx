@@ -2,7 +2,7 @@ import React, { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { Box, useInput, type Key } from 'ink';
 import { homedir } from 'node:os';
 import type { Controller } from '../src/app/controller.js';
-import { tildePath } from '../src/app/format.js';
+import { tildePath } from '../src/text/format.js';
 import { hints } from '../src/app/keymap.js';
 import type { Size } from '../src/app/screen.js';
 import { screenOf, viewHeight, type AppState } from '../src/app/state.js';

@@ -1,5 +1,5 @@
 import React from 'react';
-import { formatCount } from '../src/app/format.js';
+import { formatCount } from '../src/text/format.js';
 import { fitLine, type Span } from '../src/app/layout.js';
 import type { SearchMode, Sort } from '../src/app/model.js';
 import { sanitizeLine } from '../src/text/sanitize.js';

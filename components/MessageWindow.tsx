@@ -1,6 +1,6 @@
 import React from 'react';
 import { sanitizeLine } from '../src/text/sanitize.js';
-import { age, formatCount, plural } from '../src/app/format.js';
+import { age, formatCount, plural } from '../src/text/format.js';
 import { GUTTER, layoutMessage, messageText, type Line, type Span } from '../src/app/layout.js';
 import type { MarkRef, Message } from '../src/app/model.js';
 import type { MessageView } from '../src/app/state.js';

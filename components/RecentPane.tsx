@@ -1,5 +1,5 @@
 import React from 'react';
-import { age, formatCount } from '../src/app/format.js';
+import { age, formatCount } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/layout.js';
 import { visibleRange, type ListState } from '../src/app/list.js';
 import type { SessionRow } from '../src/app/model.js';

@@ -1,5 +1,5 @@
 import React from 'react';
-import { formatCount, plural } from '../src/app/format.js';
+import { formatCount, plural } from '../src/text/format.js';
 import { fitLine, type Span } from '../src/app/layout.js';
 import type { HiddenCounts, StatusMessage } from '../src/app/model.js';
 import type { Tone } from '../src/app/theme.js';

@@ -27,7 +27,7 @@ import {
   type Opened,
   type QueryResponse,
 } from './data.js';
-import { formatCount, plural } from './format.js';
+import { formatCount, plural } from '../text/format.js';
 import { fuzzyResults } from './fuzzy.js';
 import type { CommandId, KeyLike } from './keymap.js';
 import type { CopyOption, MarkRef, ResultItem, SessionRow } from './model.js';

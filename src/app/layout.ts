@@ -10,7 +10,7 @@ import type { Message } from '../store/types.js';
 import { splitHighlights } from '../text/highlight.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import { displayWidth, truncate, wrap } from '../text/width.js';
-import { clockTime, formatCount } from './format.js';
+import { clockTime, formatCount } from '../text/format.js';
 import { glyph, roleTone, type Tone } from './theme.js';
 
 /** A run of text with one style. */

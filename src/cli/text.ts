@@ -1,21 +1,11 @@
 /** Readable (non-JSON) output of the subcommands. Every store string is sanitized first. */
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { Json } from '../store/recall.js';
+import { age } from '../text/format.js';
 
 type Obj = Record<string, Json | undefined>;
 
 const out = (s: string) => process.stdout.write(s + '\n');
-
-export function age(epochSeconds: number, now = Date.now() / 1000): string {
-  const d = Math.max(0, now - epochSeconds);
-  if (d < 60) return 'now';
-  if (d < 3600) return `${Math.floor(d / 60)}m`;
-  if (d < 86400) return `${Math.floor(d / 3600)}h`;
-  if (d < 86400 * 14) return `${Math.floor(d / 86400)}d`;
-  if (d < 86400 * 60) return `${Math.floor(d / 604800)}w`;
-  if (d < 86400 * 730) return `${Math.floor(d / 2592000)}mo`;
-  return `${Math.floor(d / 31536000)}y`;
-}
 
 function str(v: Json | undefined): string {
   if (v === null || v === undefined) return '';
@@ -50,7 +40,7 @@ export function printText(kind: string, p: Obj): void {
       for (const r of results) {
         const title = sanitizeLine(str(r.title) || str(r.preview) || '(untitled)');
         out(
-          `${age(Number(r.last_active)).padStart(4)}  ${sanitizeLine(str(r.source)).padEnd(9)} ${title}  · ${str(r.message_count)} msgs  · ${str(r.session_id)}`,
+          `${age(Number(r.last_active), Date.now() / 1000).padStart(4)}  ${sanitizeLine(str(r.source)).padEnd(9)} ${title}  · ${str(r.message_count)} msgs  · ${str(r.session_id)}`,
         );
       }
       if (results.length === 0) out('No sessions.');

@@ -1,4 +1,4 @@
-/** Small display formatters shared by the views and the state selectors. Pure. */
+/** Small display formatters shared by the app and the readable CLI output. Pure. */
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
