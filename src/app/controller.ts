@@ -26,6 +26,7 @@ import {
   type DataSource,
   type Opened,
   type QueryResponse,
+  type Recovery,
 } from './data.js';
 import { formatCount, plural } from '../text/format.js';
 import { fuzzyResults } from './fuzzy.js';
@@ -843,12 +844,37 @@ export class Controller {
     if (!v) return;
     const upd = this.o.data.liveUpdate(v.win);
     if (!upd) return;
+    if (upd.recover) return this.recover(upd.recover);
     if (upd.chain) {
       this.dispatch({ type: 'chainGrew', chain: upd.chain, total: upd.total, live: upd.live });
       this.ensureEdges();
       return;
     }
     this.dispatch({ type: 'liveAppend', items: upd.items, live: upd.live, bookEnd: upd.bookEnd });
+  }
+
+  /** The agent pruned or rewound loaded messages: reload where the reader was, and say so. */
+  private recover(r: Recovery): void {
+    const v = this.state.view;
+    if (!v) return;
+    const lost = plural(r.removed, 'loaded message');
+    if (r.kind === 'deleted') {
+      this.dispatch({ type: 'setPane', pane: this.state.origin });
+      return this.setStatus(`this conversation is gone from the store (${lost} removed)`, 'warn');
+    }
+    const opened = this.o.data.openAt(r.sessionId, r.messageId);
+    if (!opened) {
+      this.dispatch({ type: 'setPane', pane: this.state.origin });
+      return this.setStatus('this conversation is gone from the store', 'warn');
+    }
+    const hits = v.query ? this.o.data.hits(v.query, opened.window.chain, v.roles) : [];
+    this.openView(opened, { query: v.query, roles: v.roles, hits, resultKey: v.resultKey });
+    this.setStatus(
+      r.focusGone
+        ? `message ${formatCount(r.from)} was removed (pruned or rewound); moved to the nearest message, ${formatCount(r.messageId)}`
+        : `${lost} removed by the agent (pruned or rewound); reloaded around message ${formatCount(r.messageId)}`,
+      'warn',
+    );
   }
 
   // ------------------------------------------------------------ copy and marks

@@ -16,6 +16,7 @@ import {
   messagesBefore,
   owningSession,
   sessionEdge,
+  visibleIds,
 } from '../store/messages.js';
 import { resolveRef, sessionsByPrefix } from '../store/resolve.js';
 import { discover, hitsInSessions } from '../store/search.js';
@@ -36,7 +37,14 @@ import {
 } from '../text/highlight.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { ResultItem, SessionRow } from './model.js';
-import { OPEN_AFTER, OPEN_BEFORE, type MsgWindow, type WinItem } from './window.js';
+import {
+  OPEN_AFTER,
+  OPEN_BEFORE,
+  focusedMessage,
+  isMessage,
+  type MsgWindow,
+  type WinItem,
+} from './window.js';
 
 /** Rows of the Recent pane drawn from the first synchronous read: a few screens, well under a frame. */
 export const RECENT_FIRST_PAGE = 100;
@@ -515,7 +523,24 @@ export function ownerOf(store: Store, messageId: number): string | null {
   return owningSession(store, messageId);
 }
 
+/**
+ * Loaded messages the store no longer shows (pruned, or rewound by the agent):
+ * the window must be reloaded around the focused message, or the nearest one
+ * that survives, or given up when the conversation itself is gone.
+ */
+export type Recovery =
+  | {
+      kind: 'reanchor';
+      sessionId: string;
+      messageId: number;
+      removed: number;
+      focusGone: boolean;
+      from: number;
+    }
+  | { kind: 'deleted'; removed: number };
+
 export interface LiveUpdate {
+  recover?: Recovery;
   chain: string[] | null;
   total: number;
   items: WinItem[];
@@ -531,6 +556,9 @@ export function liveUpdate(store: Store, win: MsgWindow): LiveUpdate | null {
   const root = win.chain[0];
   if (root === undefined) return null;
   return store.read(() => {
+    const recover = recovery(store, win);
+    if (recover)
+      return { recover, chain: null, total: win.total, items: [], live: false, bookEnd: null };
     const chain = compressionChain(store, root);
     const d = describe(store, chain);
     const b = bookendsOf(store, chain);
@@ -542,6 +570,41 @@ export function liveUpdate(store: Store, win: MsgWindow): LiveUpdate | null {
     const loaded = extendWindow(store, win, 'after', OPEN_AFTER);
     return { chain: null, total: win.total, items: loaded.items, live: d.live, bookEnd: b.end };
   });
+}
+
+/** Checks that every loaded message is still shown; if not, where the window should go. */
+function recovery(store: Store, win: MsgWindow): Recovery | null {
+  const loaded: number[] = [];
+  for (const it of win.items) if (isMessage(it)) loaded.push(it.msg.id);
+  if (loaded.length === 0) return null;
+  const alive = new Set(visibleIds(store, loaded));
+  const removed = loaded.length - alive.size;
+  if (removed === 0) return null;
+  const focus = focusedMessage(win);
+  if (focus && alive.has(focus.id))
+    return {
+      kind: 'reanchor',
+      sessionId: focus.session_id,
+      messageId: focus.id,
+      removed,
+      focusGone: false,
+      from: focus.id,
+    };
+  const from = focus?.id ?? loaded[0]!;
+  const sid = focus?.session_id ?? win.chain[0]!;
+  const near =
+    messagesBefore(store, sid, from, 1)[0] ??
+    messagesAfter(store, sid, from, 1)[0] ??
+    win.chain.map((c) => sessionEdge(store, c, 'tail', 1)[0]).find((m) => m !== undefined);
+  if (!near) return { kind: 'deleted', removed };
+  return {
+    kind: 'reanchor',
+    sessionId: near.session_id,
+    messageId: near.id,
+    removed,
+    focusGone: true,
+    from,
+  };
 }
 
 /** Branch (and reset) children of a conversation's segments, as nested rows. */

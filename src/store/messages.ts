@@ -240,6 +240,18 @@ function readSessionImpl(
   };
 }
 
+/** Which of these message ids are still shown (not pruned, rewound or hidden since they were read). */
+function visibleIdsImpl(store: Store, ids: readonly number[]): number[] {
+  if (ids.length === 0) return [];
+  return store
+    .stmt(
+      `SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${vis(store)}`,
+    )
+    .pluck()
+    .all(JSON.stringify(ids)) as number[];
+}
+
+export const visibleIds = inRead(visibleIdsImpl);
 export const messagesBefore = inRead(messagesBeforeImpl);
 export const messagesAfter = inRead(messagesAfterImpl);
 export const messageById = inRead(messageByIdImpl);
