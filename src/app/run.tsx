@@ -7,7 +7,6 @@ import React from 'react';
 import { render } from 'ink';
 import { existsSync, writeSync } from 'node:fs';
 import type { Flags } from '../cli/commands.js';
-import { ensureDemoStore } from '../cli/demoStore.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { locateStore } from '../store/locate.js';
 import { Store } from '../store/store.js';
@@ -17,6 +16,13 @@ import { DataSource } from './data.js';
 import { findWorkerFile, inlineBackend, workerBackend } from './queryClient.js';
 import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
 
+/**
+ * Ink's options (`npm run bench` renders with the same). maxFps: ink throttles
+ * frames to 30 a second by default, which delays a held-down key's frame by up
+ * to 34 ms (bench, j held in Recent at 120x40: p50 34 ms at 30 fps, 11 ms at 60).
+ */
+export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
+
 interface Resolved {
   path: string;
   profile: string;
@@ -24,23 +30,20 @@ interface Resolved {
   notice?: string;
 }
 
+/** The demo store; the generator and its corpus load only when it is needed (about 13 ms of every start otherwise). */
+async function demoStore(notice: string): Promise<Resolved> {
+  const { ensureDemoStore } = await import('../cli/demoStore.js');
+  return { path: ensureDemoStore().path, profile: 'demo', demo: true, notice };
+}
+
 /** --demo, --db, --profile, else the default store; with none found and no flag, the demo store. */
-export function resolveStore(flags: Flags): Resolved {
-  if (flags.demo)
-    return {
-      path: ensureDemoStore().path,
-      profile: 'demo',
-      demo: true,
-      notice: 'demo store: generated sample conversations',
-    };
+export async function resolveStore(flags: Flags): Promise<Resolved> {
+  if (flags.demo) return demoStore('demo store: generated sample conversations');
   const where = locateStore({ db: flags.db, profile: flags.profile });
   if (!flags.db && !flags.profile && !existsSync(where.path))
-    return {
-      path: ensureDemoStore().path,
-      profile: 'demo',
-      demo: true,
-      notice: `no store at ${where.path}: showing the demo store (--db PATH or --profile NAME opens yours)`,
-    };
+    return demoStore(
+      `no store at ${where.path}: showing the demo store (--db PATH or --profile NAME opens yours)`,
+    );
   return { path: where.path, profile: where.profile, demo: false };
 }
 
@@ -52,7 +55,7 @@ export async function runApp(flags: Flags): Promise<number> {
   let store: Store;
   let where: Resolved;
   try {
-    where = resolveStore(flags);
+    where = await resolveStore(flags);
     store = Store.open(where.path, { profile: where.profile });
   } catch (err) {
     // Before anything is drawn: one line on stderr.
@@ -115,8 +118,7 @@ export async function runApp(flags: Flags): Promise<number> {
       instance = render(<App controller={controller} />, {
         stdout: out,
         stdin: process.stdin,
-        exitOnCtrlC: false,
-        patchConsole: false,
+        ...RENDER_OPTIONS,
       });
     } catch (err) {
       finish(1, err);

@@ -13,6 +13,8 @@ import { browse } from '../../src/store/browse.js';
 import { discover } from '../../src/store/search.js';
 import { scroll } from '../../src/store/recall.js';
 import { routeQuery } from '../../src/store/query.js';
+import { benchApp } from './app.js';
+import { fmt, median, row } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench'));
@@ -20,11 +22,6 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-}
 
 function time(fn: () => unknown, runs = RUNS): number {
   fn(); // warm: prepare statements, fill the page cache
@@ -36,10 +33,6 @@ function time(fn: () => unknown, runs = RUNS): number {
   }
   return median(xs);
 }
-
-const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
-const row = (cells: string[]) =>
-  console.log(cells.map((c, i) => (i === 0 ? c.padEnd(44) : c.padStart(12))).join(''));
 
 function storeFor(layout: 16 | 30): string {
   mkdirSync(BENCH_DIR, { recursive: true });
@@ -146,3 +139,11 @@ function bench(layout: 16 | 30): void {
 }
 
 for (const layout of [16, 30] as const) bench(layout);
+
+// The interactive app: first frame, key → frame, memory (LOOKBACK_BENCH_APP=0 skips).
+if (process.env.LOOKBACK_BENCH_APP !== '0')
+  await benchApp({
+    root: ROOT,
+    benchDir: BENCH_DIR,
+    stores: { 16: storeFor(16), 30: storeFor(30) },
+  });

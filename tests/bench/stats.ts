@@ -1,0 +1,24 @@
+/** Figures and table rows shared by the bench sections. */
+
+export function median(xs: readonly number[]): number {
+  return percentile(xs, 50);
+}
+
+/** Nearest-rank percentile (p in 0..100); NaN for no samples. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  if (p === 50) return s[Math.floor(s.length / 2)]!;
+  const rank = Math.ceil((p / 100) * s.length);
+  return s[Math.min(s.length - 1, Math.max(0, rank - 1))]!;
+}
+
+export const fmt = (ms: number): string =>
+  Number.isNaN(ms) ? 'n/a' : `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+
+export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** One table row: a wide first column, then right-aligned cells. */
+export function row(cells: readonly string[], first = 44, width = 12): void {
+  console.log(cells.map((c, i) => (i === 0 ? c.padEnd(first) : c.padStart(width))).join(''));
+}

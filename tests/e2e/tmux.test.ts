@@ -1,0 +1,391 @@
+/**
+ * The real-terminal test: the built app (dist/lookback.js) runs in a shell
+ * inside tmux, is driven with `send-keys` and read with `capture-pane -p`, the
+ * way a person uses it. Each test has its own tmux server (a private socket, no
+ * config file), its own temp HOME and cache, and polls the pane with generous
+ * timeouts (a loaded 2-core machine may take seconds to draw), never relying
+ * on fixed sleeps.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { answerQuery, loadRecent, RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/app/data.js';
+import { generateStore } from '../../src/demo/generate.js';
+import { Store } from '../../src/store/store.js';
+import { displayWidth } from '../../src/text/width.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
+/** How long any one expected screen may take to appear. */
+const POLL_TIMEOUT_MS = 10_000;
+const POLL_EVERY_MS = 50;
+const PROMPT = 'lbtest$';
+const MARKER = 'READY-MARKER';
+/** A word the generated store (seed 11) says in several conversations. */
+const QUERY = 'billing';
+
+function hasTmux(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const TMUX = hasTmux();
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** One private tmux server running one shell in a 160x48 window. */
+class Term {
+  private readonly socket: string;
+  private readonly target: string;
+
+  constructor(
+    name: string,
+    private readonly env: NodeJS.ProcessEnv,
+    cwd: string,
+  ) {
+    this.socket = `lookback-e2e-${process.pid}-${name}`;
+    this.target = `${name}:0.0`;
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      name,
+      '-x',
+      '160',
+      '-y',
+      '48',
+      '-c',
+      cwd,
+      // Separate arguments: tmux runs bash directly (through sh, dash would reset PS1).
+      'bash',
+      '--norc',
+      '--noprofile',
+    );
+  }
+
+  tmux(...args: string[]): string {
+    // -u: UTF-8 whatever the locale; -f /dev/null: no user config.
+    return execFileSync('tmux', ['-u', '-f', '/dev/null', '-L', this.socket, ...args], {
+      encoding: 'utf8',
+      env: this.env,
+      timeout: 10_000,
+    });
+  }
+
+  capture(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.target);
+  }
+
+  lines(): string[] {
+    return this.capture().split('\n');
+  }
+
+  /** Literal text, typed into whatever runs in the pane. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.target, '-l', text);
+  }
+
+  /** A named key (Enter, C-c, …). */
+  key(name: string): void {
+    this.tmux('send-keys', '-t', this.target, name);
+  }
+
+  run(command: string): void {
+    this.type(command);
+    this.key('Enter');
+  }
+
+  resize(cols: number, rows: number): void {
+    this.tmux('resize-window', '-t', this.target, '-x', String(cols), '-y', String(rows));
+  }
+
+  /** The process the shell started for the current command (the app), if one runs. */
+  childPid(): number | null {
+    const shell = this.tmux('list-panes', '-t', this.target, '-F', '#{pane_pid}').trim();
+    let out: string;
+    try {
+      // Linux lists a task's children in /proc; elsewhere (or without it) ask pgrep.
+      out = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8');
+    } catch {
+      try {
+        out = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' });
+      } catch {
+        return null; // pgrep exits 1 when nothing matches
+      }
+    }
+    const pid = Number(out.trim().split(/\s+/)[0]);
+    return Number.isFinite(pid) && pid > 0 ? pid : null;
+  }
+
+  /** Polls the pane until `check` holds; fails with the last screen. */
+  async waitFor(what: string, check: (screen: string) => boolean): Promise<string> {
+    const end = Date.now() + POLL_TIMEOUT_MS;
+    let screen = '';
+    for (;;) {
+      screen = this.capture();
+      if (check(screen)) return screen;
+      if (Date.now() > end)
+        throw new Error(
+          `timed out after ${POLL_TIMEOUT_MS} ms waiting for ${what}; screen:\n${screen}`,
+        );
+      await sleep(POLL_EVERY_MS);
+    }
+  }
+
+  /** Stops this test's tmux server and removes its socket file (kill-server leaves it behind). */
+  kill(): void {
+    let socketPath = '';
+    try {
+      socketPath = this.tmux('display-message', '-p', '#{socket_path}').trim();
+      this.tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+    if (socketPath !== '') rmSync(socketPath, { force: true });
+  }
+}
+
+const APP_COMMAND = 'CI=false node "$LB" --db state.db';
+
+/**
+ * A shell in tmux, in the temp HOME next to the store, with the marker printed;
+ * `before` is the screen up to the marker, as the shell left it.
+ */
+async function shellWithMarker(name: string): Promise<{ term: Term; before: string[] }> {
+  const term = new Term(name, shellEnv, dir);
+  terms.push(term);
+  await term.waitFor('the shell prompt', (s) => s.includes(PROMPT));
+  term.run(`echo ${MARKER}`);
+  const screen = await term.waitFor('the marker', (s) =>
+    nonEmpty(s).some((l, i, ls) => l === MARKER && ls[i + 1] === PROMPT),
+  );
+  const ls = nonEmpty(screen);
+  return { term, before: ls.slice(0, ls.indexOf(MARKER) + 1) };
+}
+
+function startApp(term: Term): void {
+  term.run(APP_COMMAND);
+}
+
+/** A screen's non-empty lines (capture-pane pads the pane with blank lines). */
+function nonEmpty(screen: string): string[] {
+  return screen.split('\n').filter((l) => l.trim() !== '');
+}
+
+/** The app's frame is on screen: its header and its status line hints. */
+const appDrawn = (s: string): boolean => s.includes('lookback · ') && s.includes('? help');
+
+/**
+ * The app is gone and the main screen is back: the marker and the prompt,
+ * and nothing of the app's frame (panes, header, status line).
+ */
+function shellRestored(s: string): boolean {
+  const ls = nonEmpty(s);
+  return (
+    ls.includes(MARKER) &&
+    ls[ls.length - 1] === PROMPT &&
+    !/[┌┐└┘│]/.test(s) &&
+    !s.includes('lookback · ') &&
+    !s.includes('? help')
+  );
+}
+
+/**
+ * The screen after the app left is the shell's, exactly: what was there before
+ * (up to the marker), the command that started the app, then a new prompt.
+ */
+function expectRestored(screen: string, before: string[]): void {
+  expect(nonEmpty(screen)).toEqual([...before, `${PROMPT} ${APP_COMMAND}`, PROMPT]);
+}
+
+let dir: string;
+let shellEnv: NodeJS.ProcessEnv;
+let sessions: number;
+let resultCount: number;
+let recentTitles: string[];
+const terms: Term[] = [];
+
+// Without tmux the suite is skipped, and its name says why (.ci/run installs tmux).
+const SUITE = TMUX
+  ? 'real terminal (tmux)'
+  : 'real terminal (tmux): SKIPPED, tmux is not on PATH (.ci/run installs it)';
+
+describe.skipIf(!TMUX)(SUITE, () => {
+  beforeAll(() => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs`);
+    // The temp dir is HOME, so the header shows the store as ~/state.db.
+    dir = tempDir('lookback-e2e-');
+    const path = join(dir, 'state.db');
+    generateStore(path, {
+      layout: 30,
+      sessions: 60,
+      seed: 11,
+      longSessions: 1,
+      longSessionMessages: 900,
+    });
+    mkdirSync(join(dir, 'cache'));
+    // What the app should show, from the same code paths it uses.
+    const store = Store.open(path, { profile: 'default' });
+    try {
+      const recent = loadRecent(store, RECENT_FULL_LIMIT, false);
+      sessions = recent.rows.length;
+      recentTitles = recent.rows.slice(0, 5).map((r) => r.title);
+      let count = -1;
+      answerQuery(
+        store,
+        {
+          kind: 'search',
+          generation: 1,
+          query: QUERY,
+          sort: 'relevance',
+          roles: ['user', 'assistant'],
+          limit: SEARCH_LIMIT,
+        },
+        (r) => {
+          if (r.kind === 'search') count = r.items.length;
+        },
+      );
+      resultCount = count;
+    } finally {
+      store.close();
+    }
+    expect(resultCount).toBeGreaterThan(1);
+    shellEnv = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      XDG_CACHE_HOME: join(dir, 'cache'),
+      HERMES_HOME: '',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TERM: 'xterm-256color',
+      PS1: `${PROMPT} `,
+      HISTFILE: '/dev/null',
+      LB: BIN,
+    };
+  });
+
+  afterEach(() => {
+    for (const t of terms.splice(0)) t.kill();
+  });
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('searches, opens a hit, copies its anchor, redraws on resize and restores the shell on q', async () => {
+    const { term, before } = await shellWithMarker('journey');
+    startApp(term);
+
+    // First screen: header with the store and its size, Recent rows, key hints.
+    const first = await term.waitFor('the first screen', appDrawn);
+    const lines = first.split('\n');
+    expect(lines[0]).toContain('lookback · default · ~/state.db');
+    expect(lines[0]).toContain(`· ${sessions} sessions`);
+    expect(first).toContain(`Recent · ${sessions}`);
+    for (const title of recentTitles)
+      expect(first).toContain(Array.from(title).slice(0, 8).join(''));
+    expect(first).toMatch(/│▸ /);
+    const status = nonEmpty(first).at(-1)!;
+    expect(status).toMatch(/↑↓ move · ⏎ open .*\? help · q quit/);
+    expect(status).toContain('hidden');
+
+    // A search: the Results pane says how many conversations matched.
+    term.type('/');
+    await term.waitFor('the search line to take input', (s) => s.includes('/ ▌'));
+    term.type(QUERY);
+    await term.waitFor(`${resultCount} results`, (s) =>
+      s.includes(`Results: ${resultCount} sessions`),
+    );
+
+    // Enter opens the top hit: the message window's position line.
+    term.key('Enter');
+    const opened = await term.waitFor('the message window', (s) =>
+      /msg [\d,]+ · hit 1\/\d+ in session · \d+%/.test(s),
+    );
+    const id = Number(/msg ([\d,]+) · hit/.exec(opened)![1]!.replace(/,/g, ''));
+    expect(opened).toMatch(new RegExp(`▸▶\\w+ · .* · #${id}\\b`));
+
+    // y copies the focused message's scroll call; inside tmux through the tmux buffer.
+    term.type('y');
+    await term.waitFor('the copy status', (s) =>
+      s.includes(`copied anchor for message ${id.toLocaleString('en-US')} via tmux buffer`),
+    );
+    const buffer = term.tmux('show-buffer');
+    expect(buffer).toMatch(
+      new RegExp(`^session_search\\(session_id="[\\w-]+", around_message_id=${id}, window=5\\)$`),
+    );
+    const owner = /session_id="([\w-]+)"/.exec(buffer)![1]!;
+    const store = Store.open(join(dir, 'state.db'), { profile: 'default' });
+    try {
+      const row = store.db.prepare('SELECT session_id FROM messages WHERE id = ?').get(id) as {
+        session_id: string;
+      };
+      expect(row.session_id).toBe(owner);
+    } finally {
+      store.close();
+    }
+
+    // Narrow: the message view alone, at full width, and nothing left of the wide frame.
+    term.resize(100, 30);
+    const narrow = await term.waitFor('the narrow layout', (s) => {
+      const ls = s.split('\n');
+      const top = ls[2] ?? '';
+      return (
+        ls.length >= 29 &&
+        /^┌─ .*┐$/.test(top) &&
+        displayWidth(top) === 100 &&
+        top.indexOf('┌') === top.lastIndexOf('┌')
+      );
+    });
+    const nl = narrow.split('\n');
+    for (const l of nl) expect(displayWidth(l)).toBeLessThanOrEqual(100);
+    expect(nl[0]).toContain('lookback · default');
+    expect(nl[1]).toContain(`/ ${QUERY}`);
+    // One pane: one top-left corner, and the panes that are not shown are gone.
+    expect(nl[2]!.match(/┌/g)).toHaveLength(1);
+    expect(narrow).not.toContain('Recent · ');
+    expect(narrow).not.toContain('Results: ');
+    // The frame is rows - 1 = 29 lines: the pane's bottom border and the status line end it.
+    expect(nl[27]).toMatch(new RegExp(`^└─ msg ${id.toLocaleString('en-US')} · hit .*┘$`));
+    expect(displayWidth(nl[27]!)).toBe(100);
+    expect(nl[28]).toMatch(/^ \S/);
+    for (const l of nl.slice(3, 27)) expect(l).toMatch(/^│.*│$/);
+
+    // q: the main screen comes back as it was, with a new prompt.
+    term.type('q');
+    const after = await term.waitFor('the shell to come back', shellRestored);
+    expectRestored(after, before);
+    term.run('echo EXIT=$?');
+    await term.waitFor('the exit code', (s) => s.includes('EXIT=0'));
+  });
+
+  it('quits on Ctrl-C and restores the screen', async () => {
+    const { term, before } = await shellWithMarker('ctrlc');
+    startApp(term);
+    await term.waitFor('the first screen', appDrawn);
+    term.key('C-c');
+    const after = await term.waitFor('the shell to come back', shellRestored);
+    expectRestored(after, before);
+    expect(term.childPid()).toBeNull();
+  });
+
+  it('restores the screen when the app gets SIGTERM', async () => {
+    const { term, before } = await shellWithMarker('sigterm');
+    startApp(term);
+    await term.waitFor('the first screen', appDrawn);
+    const pid = term.childPid();
+    expect(pid).not.toBeNull();
+    process.kill(pid!, 'SIGTERM');
+    const after = await term.waitFor('the shell to come back', shellRestored);
+    expectRestored(after, before);
+    term.run('echo EXIT=$?');
+    // 128 + SIGTERM, as shells expect.
+    await term.waitFor('the exit code', (s) => s.includes('EXIT=143'));
+    expect(term.childPid()).toBeNull();
+  });
+});
