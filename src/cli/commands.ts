@@ -3,6 +3,7 @@ import { listProfiles, locateStore } from '../store/locate.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import { Store } from '../store/store.js';
 import type { Sort } from '../store/types.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { printText } from './text.js';
 
 /** A mistake in how lookback was called: exit code 2. */
@@ -62,8 +63,21 @@ async function openStore(flags: Flags): Promise<Store> {
   return Store.open(where.path, { profile: where.profile });
 }
 
+// JSON.stringify escapes C0 controls but leaves C1 controls, bidi overrides and
+// line separators raw; a terminal showing `--json` output would act on them.
+// Escaping them as \uXXXX keeps the JSON identical once parsed.
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
+/** JSON text with every character a terminal could act on written as an escape. */
+export function inertJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): void {
-  if (flags.json) process.stdout.write(JSON.stringify(payload) + '\n');
+  if (flags.json) process.stdout.write(inertJson(payload) + '\n');
   else printText(kind, payload);
 }
 
@@ -84,7 +98,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   let store: Store | undefined;
   try {
     store = await openStore(flags);
-    for (const w of store.warnings) process.stderr.write(`lookback: warning: ${w}\n`);
+    for (const w of store.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
     emit(flags, cmd, args(store));
     return 0;
   } catch (err) {
@@ -93,8 +107,8 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
       err instanceof StoreError
         ? err.message
         : `unexpected error: ${(err as Error)?.message ?? err}`;
-    if (flags.json) process.stdout.write(JSON.stringify({ success: false, error: message }) + '\n');
-    else process.stderr.write(`lookback: ${message}\n`);
+    if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
+    else process.stderr.write(`lookback: ${sanitizeLine(message)}\n`);
     return 1;
   } finally {
     store?.close();

@@ -7,6 +7,11 @@ type Obj = Record<string, Json | undefined>;
 
 const out = (s: string) => process.stdout.write(s + '\n');
 
+/** A value from the store (or derived from one) on one line, made inert. */
+function one(v: Json | undefined): string {
+  return sanitizeLine(str(v));
+}
+
 function str(v: Json | undefined): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
@@ -25,12 +30,12 @@ function messageLine(m: Obj, maxChars = 400): string {
   const mark = m.anchor ? '▶' : ' ';
   let body = sanitize(str(m.content));
   if (!body && Array.isArray(m.tool_calls)) body = `⚙ ${m.tool_calls.length} tool call(s)`;
-  if (m.tool_name) body = `⚙ ${sanitizeLine(str(m.tool_name))}: ${body}`;
+  if (m.tool_name) body = `⚙ ${one(m.tool_name)}: ${body}`;
   const lines = body.split('\n');
   let shown = lines.slice(0, 6).join('\n      ');
   if (shown.length > maxChars) shown = shown.slice(0, maxChars) + '…';
   else if (lines.length > 6) shown += `\n      … (${lines.length - 6} more lines)`;
-  return `${mark}#${str(m.id)} ${str(m.role)}: ${shown}`;
+  return `${mark}#${one(m.id)} ${one(m.role)}: ${shown}`;
 }
 
 export function printText(kind: string, p: Obj): void {
@@ -39,19 +44,23 @@ export function printText(kind: string, p: Obj): void {
     case 'recent':
       for (const r of results) {
         const title = sanitizeLine(str(r.title) || str(r.preview) || '(untitled)');
+        // NULL or text in a damaged store's time columns shows as "?", not as 1970.
+        const active = typeof r.last_active === 'number' ? r.last_active : NaN;
         out(
-          `${age(Number(r.last_active), Date.now() / 1000).padStart(4)}  ${sanitizeLine(str(r.source)).padEnd(9)} ${title}  · ${str(r.message_count)} msgs  · ${str(r.session_id)}`,
+          `${age(active, Date.now() / 1000).padStart(4)}  ${one(r.source).padEnd(9)} ${title}  · ${one(r.message_count)} msgs  · ${one(r.session_id)}`,
         );
       }
       if (results.length === 0) out('No sessions.');
       return;
     case 'search':
-      if (results.length === 0) out(str(p.message) || 'No matching sessions found.');
+      // A degraded search (damaged or stale index) says so on stderr, leaving stdout to the results.
+      if (p.warning) process.stderr.write(`lookback: warning: ${one(p.warning)}\n`);
+      if (results.length === 0) out(one(p.message) || 'No matching sessions found.');
       for (const r of results) {
-        out(`${sanitizeLine(str(r.title) || '(untitled)')} · ${str(r.source)} · ${str(r.when)}`);
-        out(`  ${sanitizeLine(str(r.snippet))}`);
+        out(`${sanitizeLine(str(r.title) || '(untitled)')} · ${one(r.source)} · ${one(r.when)}`);
+        out(`  ${one(r.snippet)}`);
         out(
-          `  session_search(session_id="${str(r.session_id)}", around_message_id=${str(r.match_message_id)}, window=5)`,
+          `  session_search(session_id=${JSON.stringify(one(r.session_id))}, around_message_id=${one(r.match_message_id)}, window=5)`,
         );
         out('');
       }
@@ -59,12 +68,12 @@ export function printText(kind: string, p: Obj): void {
     default: {
       const meta = (p.session_meta ?? {}) as Obj;
       out(
-        `${sanitizeLine(str(meta.title) || '(untitled)')} · ${str(p.session_id)} · ${str(meta.source)} · ${str(meta.when)}`,
+        `${sanitizeLine(str(meta.title) || '(untitled)')} · ${one(p.session_id)} · ${one(meta.source)} · ${one(meta.when)}`,
       );
-      if (p.warning) out(`warning: ${sanitizeLine(str(p.warning))}`);
+      if (p.warning) out(`warning: ${one(p.warning)}`);
       const msgs = (Array.isArray(p.messages) ? p.messages : []) as Obj[];
       for (const m of msgs) out(messageLine(m));
-      if (p.message) out(sanitizeLine(str(p.message)));
+      if (p.message) out(one(p.message));
     }
   }
 }

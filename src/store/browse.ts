@@ -4,6 +4,7 @@ import { LINEAGE_DEPTH_CAP, compressionChain } from './lineage.js';
 import {
   HIDDEN_SOURCES_SQL,
   activitySql,
+  isRoot,
   continuationOf,
   marker,
   visibleMessage,
@@ -26,7 +27,7 @@ export function previewOf(text: string): string {
 }
 
 function listedFilter(store: Store, all: boolean): string {
-  const parts = ['s.parent_session_id IS NULL'];
+  const parts = [isRoot('s')];
   if (!all) {
     parts.push(`s.source NOT IN ${HIDDEN_SOURCES_SQL}`, `${marker('s', '_delegate_from')} IS NULL`);
     if (store.layout.has.archived) parts.push('s.archived = 0');
@@ -121,8 +122,8 @@ function candidatePool(store: Store, size: number): { ids: string[]; exhausted: 
     for (const id of beats) ids.add(id);
   }
   // Rank whole conversations: a candidate segment stands for its lineage root.
-  // Only parentless roots are ever listed, so a walk that ends anywhere else
-  // (an orphan, a cycle cut by the depth cap) contributes nothing.
+  // Only roots are ever listed, so a walk that ends anywhere else (a cycle cut
+  // by the depth cap) contributes nothing.
   const roots = store
     .stmt(
       `WITH RECURSIVE up(id, parent, depth) AS (
@@ -131,7 +132,7 @@ function candidatePool(store: Store, size: number): { ids: string[]; exhausted: 
          SELECT p.id, p.parent_session_id, up.depth + 1 FROM up JOIN sessions p ON p.id = up.parent
          WHERE up.depth < ${LINEAGE_DEPTH_CAP}
        )
-       SELECT DISTINCT id FROM up WHERE parent IS NULL`,
+       SELECT DISTINCT up.id FROM up JOIN sessions s ON s.id = up.id WHERE ${isRoot('s')}`,
     )
     .pluck()
     .all(JSON.stringify([...ids])) as string[];
@@ -152,7 +153,7 @@ function rankSql(store: Store, all: boolean, pooled: boolean): string {
       SELECT c.root_id, k.id, c.depth + 1 FROM chain c
         JOIN sessions p ON p.id = c.cur_id
         JOIN sessions k ON k.parent_session_id = p.id
-      WHERE ${continuationOf(layout, 'k', 'p')} AND c.depth < ${LINEAGE_DEPTH_CAP}
+      WHERE ${continuationOf(layout, 'k', 'p')} AND k.id <> p.id AND c.depth < ${LINEAGE_DEPTH_CAP}
     ),
     act AS (
       SELECT c.root_id, MAX(${activitySql(layout, 's')}) AS eff, COUNT(*) AS segs
@@ -260,7 +261,7 @@ export function hiddenCounts(store: Store): HiddenCounts {
          SUM(CASE WHEN NOT (${archived}) AND s.source = 'tool' THEN 1 ELSE 0 END) AS tool,
          SUM(CASE WHEN NOT (${archived}) AND s.source NOT IN ${HIDDEN_SOURCES_SQL}
                    AND ${marker('s', '_delegate_from')} IS NOT NULL THEN 1 ELSE 0 END) AS delegate
-       FROM sessions s WHERE s.parent_session_id IS NULL`,
+       FROM sessions s WHERE ${isRoot('s')}`,
     )
     .get() as Record<'archived' | 'subagent' | 'tool' | 'delegate', number | null>;
   const counts = {

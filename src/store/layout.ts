@@ -1,5 +1,5 @@
 import type { Database } from './sqlite.js';
-import { StoreError } from './errors.js';
+import { StoreError, oneLine } from './errors.js';
 
 /** The newest schema version whose layout lookback knows; newer ones are read with a warning. */
 export const KNOWN_SCHEMA_VERSION = 30;
@@ -15,6 +15,18 @@ export interface Layout {
   /** Columns of `messages_fts`; column 0 is always the text. */
   ftsColumns: readonly string[];
   trigram: boolean;
+  /**
+   * The state of the full-text indexes, beyond their presence: whether the
+   * store still keeps them up to date (an AFTER INSERT trigger on messages),
+   * whether `messages_fts` has a `_docsize` shadow table (which lets a search
+   * tell, cheaply, whether the newest messages are indexed), and why an index
+   * that exists cannot be used (null when it can).
+   */
+  ftsIndex: {
+    maintained: boolean;
+    docsize: boolean;
+    damaged: string | null;
+  };
   /** Optional columns, named so queries read as intent rather than set lookups. */
   has: {
     active: boolean;
@@ -73,15 +85,41 @@ export function detectLayout(db: Database, path: string): Layout {
   const ftsSql = byName.get('messages_fts')?.sql ?? '';
   let fts: FtsKind = 'none';
   let ftsColumns: string[] = [];
+  let damaged: string | null = null;
   if (/fts5/i.test(ftsSql)) {
-    ftsColumns = [...columns(db, 'messages_fts')];
-    // External-content tables read a view of several columns (v23+); the legacy
-    // inline table holds one concatenated text column.
-    fts = ftsColumns.length > 1 ? 'external' : 'inline';
+    try {
+      ftsColumns = [...columns(db, 'messages_fts')];
+      // External-content tables read a view of several columns (v23+); the legacy
+      // inline table holds one concatenated text column.
+      fts = ftsColumns.length > 1 ? 'external' : 'inline';
+    } catch (err) {
+      // A damaged index (its config or structure lost) fails as soon as FTS5
+      // connects to it: read the store without it rather than not at all.
+      damaged = oneLine((err as Error)?.message ?? String(err));
+    }
   }
-  const trigram = /fts5/i.test(byName.get('messages_fts_trigram')?.sql ?? '');
-  if (fts === 'none')
+  const triggers = db
+    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages'`)
+    .pluck()
+    .all() as (string | null)[];
+  const insertTriggerFor = (table: RegExp) =>
+    triggers.some((sql) => sql !== null && /\bAFTER\s+INSERT\b/i.test(sql) && table.test(sql));
+  // \b does not fall between "messages_fts" and "_trigram": the two names never match each other.
+  const maintained = insertTriggerFor(/\bmessages_fts\b/i);
+  let trigram = /fts5/i.test(byName.get('messages_fts_trigram')?.sql ?? '');
+  if (fts === 'none' && damaged !== null)
+    warnings.push(`the full-text index is damaged (${damaged}); searching with LIKE (slower)`);
+  else if (fts === 'none')
     warnings.push('this store has no full-text index; searching with LIKE (slower)');
+  else if (!maintained)
+    warnings.push(
+      'the full-text index is not kept up to date (its triggers are missing); searches use LIKE when it lags behind',
+    );
+  if (trigram && !insertTriggerFor(/\bmessages_fts_trigram\b/i)) {
+    // A stale trigram index would silently miss new CJK text: use the substring scan instead.
+    trigram = false;
+    warnings.push('the trigram index is not kept up to date; CJK searches use LIKE');
+  }
 
   return {
     schemaVersion,
@@ -90,6 +128,11 @@ export function detectLayout(db: Database, path: string): Layout {
     fts,
     ftsColumns,
     trigram,
+    ftsIndex: {
+      maintained,
+      docsize: fts !== 'none' && byName.get('messages_fts_docsize')?.type === 'table',
+      damaged,
+    },
     has: {
       active: messageColumns.has('active'),
       displayKind: messageColumns.has('display_kind'),

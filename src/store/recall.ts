@@ -67,6 +67,8 @@ export function recentJson(
 
 export function searchJson(store: Store, query: string, opts: SearchOptions): Record<string, Json> {
   const answer = discover(store, query, { ...opts, views: true });
+  // Only present when the search was degraded, so the agent's shape is otherwise unchanged.
+  const warning: Record<string, Json> = answer.warning ? { warning: answer.warning } : {};
   if (answer.results.length === 0)
     return {
       success: true,
@@ -75,6 +77,7 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
       results: [],
       count: 0,
       message: answer.message ?? NO_MATCH,
+      ...warning,
     };
   const results = answer.results.map((r) => {
     const anchor = r.match_message_id;
@@ -103,6 +106,7 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
     results,
     count: results.length,
     sessions_searched: results.length,
+    ...warning,
   };
 }
 

@@ -4,6 +4,7 @@ import { anchoredView } from './messages.js';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from './query.js';
 import { HIDDEN_SOURCES_SQL, visibleMessage } from './sqlParts.js';
 import { isoTime } from './time.js';
+import { oneLine } from './errors.js';
 import type { SearchAnswer, SearchOptions, SearchPath, SearchResult, Sort } from './types.js';
 
 export const DEFAULT_ROLES = ['user', 'assistant'];
@@ -96,7 +97,9 @@ function fetchHits(
 
 function isQueryError(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return e?.code === 'SQLITE_ERROR' && !/no such table/i.test(e.message ?? '');
+  return (
+    e?.code === 'SQLITE_ERROR' && !/no such table/i.test(e.message ?? '') && !isIndexDamage(err)
+  );
 }
 
 /**
@@ -209,54 +212,141 @@ export function discover(store: Store, query: string, opts: SearchOptions = {}):
   const q = query.trim();
   const { limit, plan: base } = normaliseOptions(opts);
   const route = routeQuery(q, { fts: store.layout.fts !== 'none', trigram: store.layout.trigram });
-  const empty = (message: string): SearchAnswer => ({
-    query: q,
-    results: [],
-    path: pathOf(route),
-    message,
-  });
-  if (route.kind === 'empty' || limit === 0) return empty(NO_MATCH);
-  const plan: Plan = { ...base, route };
+  if (route.kind === 'empty' || limit === 0)
+    return { query: q, results: [], path: pathOf(route), message: NO_MATCH };
   const markers = opts.markers ?? AGENT_MARKERS;
-  return store.read(() => {
-    const found = withMatch(route, (match) => discoverHits(store, plan, match, limit));
-    if (!found) return empty(`${NO_MATCH} (the query could not be parsed)`);
-    const results: SearchResult[] = [];
-    for (const [root, hit] of found.value.hits) {
-      const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
-      const own = root === hit.session_id ? meta : sessionMeta(store, hit.session_id);
-      const view =
-        opts.views === false
-          ? {
-              messages: [],
-              bookend_start: [],
-              bookend_end: [],
-              messages_before: 0,
-              messages_after: 0,
-            }
-          : anchoredView(store, hit.session_id, hit.id, 5);
-      results.push({
-        session_id: hit.session_id,
-        parent_session_id: root === hit.session_id ? null : root,
-        when: isoTime(meta?.started_at ?? own?.started_at ?? null),
-        source: meta?.source || own?.source || 'unknown',
-        model: meta?.model || own?.model || 'unknown',
-        title: meta?.title ?? null,
-        matched_role: hit.role,
-        match_message_id: hit.id,
-        snippet: snippetFor(store, plan, found.match, hit, markers),
-        started_at: meta?.started_at ?? 0,
-        hit_timestamp: hit.timestamp,
-        ...view,
-      });
-    }
+  return store.read(() =>
+    withFallback(store, q, route, (r) =>
+      discoverWith(store, q, { ...base, route: r }, limit, opts, markers),
+    ),
+  );
+}
+
+function discoverWith(
+  store: Store,
+  q: string,
+  plan: Plan,
+  limit: number,
+  opts: SearchOptions,
+  markers: [string, string],
+): SearchAnswer {
+  const found = withMatch(plan.route, (match) => discoverHits(store, plan, match, limit));
+  if (!found)
     return {
       query: q,
-      results,
-      path: pathOf(route),
-      message: results.length === 0 ? NO_MATCH : null,
+      results: [],
+      path: pathOf(plan.route),
+      message: `${NO_MATCH} (the query could not be parsed)`,
     };
-  });
+  const results: SearchResult[] = [];
+  for (const [root, hit] of found.value.hits) {
+    const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
+    const own = root === hit.session_id ? meta : sessionMeta(store, hit.session_id);
+    const view =
+      opts.views === false
+        ? {
+            messages: [],
+            bookend_start: [],
+            bookend_end: [],
+            messages_before: 0,
+            messages_after: 0,
+          }
+        : anchoredView(store, hit.session_id, hit.id, 5);
+    results.push({
+      session_id: hit.session_id,
+      parent_session_id: root === hit.session_id ? null : root,
+      when: isoTime(meta?.started_at ?? own?.started_at ?? null),
+      source: meta?.source || own?.source || 'unknown',
+      model: meta?.model || own?.model || 'unknown',
+      title: meta?.title ?? null,
+      matched_role: hit.role,
+      match_message_id: hit.id,
+      snippet: snippetFor(store, plan, found.match, hit, markers),
+      started_at: meta?.started_at ?? 0,
+      hit_timestamp: hit.timestamp,
+      ...view,
+    });
+  }
+  return {
+    query: q,
+    results,
+    path: pathOf(plan.route),
+    message: results.length === 0 ? NO_MATCH : null,
+  };
+}
+
+/** SQLite's word for a full-text index it cannot read (as opposed to a query FTS5 rejects). */
+export function isIndexDamage(err: unknown): boolean {
+  const e = (err ?? {}) as { code?: string; message?: string };
+  if ((e.code ?? '').startsWith('SQLITE_CORRUPT')) return true;
+  return /fts5: corrupt|corruption found|malformed|invalid fts5 file format|no such table: (main\.)?messages_fts/i.test(
+    e.message ?? '',
+  );
+}
+
+/**
+ * Runs a search on its route, and on the substring scan instead when the full-text
+ * index cannot be trusted: damaged at open, lagging behind the messages (its
+ * triggers are gone), or failing with corruption now. The answer then carries a
+ * one-line `warning`. Runs inside the caller's read snapshot.
+ */
+function withFallback(
+  store: Store,
+  q: string,
+  route: Exclude<Route, { kind: 'empty' }>,
+  run: (route: Exclude<Route, { kind: 'empty' }>) => SearchAnswer,
+): SearchAnswer {
+  const like = (warning: string): SearchAnswer => {
+    const fallback = routeQuery(q, { fts: false, trigram: false });
+    const answer: SearchAnswer =
+      fallback.kind === 'empty'
+        ? { query: q, results: [], path: 'empty', message: NO_MATCH }
+        : run(fallback);
+    return { ...answer, warning };
+  };
+  const damaged = store.layout.ftsIndex.damaged;
+  if (damaged !== null) {
+    const answer = run(route);
+    return route.kind === 'like'
+      ? {
+          ...answer,
+          warning: `the full-text index is damaged (${damaged}); searched with LIKE instead`,
+        }
+      : answer;
+  }
+  if (route.kind === 'fts') {
+    const lag = indexLag(store);
+    if (lag !== null)
+      return like(
+        `the full-text index is stale (messages after #${lag} are not in it); searched with LIKE instead`,
+      );
+  }
+  if (route.kind === 'like') return run(route);
+  try {
+    return run(route);
+  } catch (err) {
+    if (!isIndexDamage(err)) throw err;
+    const detail = oneLine((err as Error)?.message ?? String(err));
+    return like(`the full-text index is damaged (${detail}); searched with LIKE instead`);
+  }
+}
+
+/**
+ * The id of the newest indexed message when `messages_fts` lags behind the
+ * messages table (new rows are not being indexed), else null. `messages_fts`
+ * indexes every row in every layout, so its `_docsize` table holds one row per
+ * message id; two rowid lookups, no scan.
+ */
+function indexLag(store: Store): number | null {
+  if (!store.layout.ftsIndex.docsize) return null;
+  const row = store
+    .stmt(
+      `SELECT (SELECT max(id) FROM messages) AS newest, (SELECT max(id) FROM messages_fts_docsize) AS indexed`,
+    )
+    .get() as { newest: number | null; indexed: number | null };
+  if (row.newest === null) return null;
+  const indexed = row.indexed ?? 0;
+  return row.newest > indexed ? indexed : null;
 }
 
 /**
@@ -276,10 +366,10 @@ export function hitsInSessions(
     trigram: store.layout.trigram,
   });
   if (route.kind === 'empty') return [];
-  const plan: Plan = { ...base, route };
   const ids = JSON.stringify(sessionIds);
-  const roles = JSON.stringify(plan.roles);
-  return store.read(() => {
+  const roles = JSON.stringify(base.roles);
+  const inSessions = (r: Plan['route']): number[] => {
+    const plan: Plan = { ...base, route: r };
     const range = store
       .stmt(
         `SELECT MIN(id) AS lo, MAX(id) AS hi FROM messages WHERE session_id IN (SELECT value FROM json_each(?))`,
@@ -287,22 +377,35 @@ export function hitsInSessions(
       .get(ids) as { lo: number | null; hi: number | null };
     if (range.lo === null || range.hi === null) return [];
     const { lo, hi } = range;
-    const found = withMatch(route, (match) => {
-      if (route.kind === 'like') {
+    const found = withMatch(r, (match) => {
+      if (r.kind === 'like') {
         const sql = `SELECT m.id FROM messages m
-          WHERE m.session_id IN (SELECT value FROM json_each(?)) AND (${likeTerms(route)}) AND ${filters(store, plan)}
+          WHERE m.session_id IN (SELECT value FROM json_each(?)) AND (${likeTerms(r)}) AND ${filters(store, plan)}
           ORDER BY m.id`;
-        return (
-          store.stmt(sql).all(ids, ...likeParams(route.terms), roles) as { id: number }[]
-        ).map((r) => r.id);
+        return (store.stmt(sql).all(ids, ...likeParams(r.terms), roles) as { id: number }[]).map(
+          (x) => x.id,
+        );
       }
-      const table = ftsTable(route);
+      const table = ftsTable(r);
       const sql = `SELECT m.id FROM ${table} JOIN messages m ON m.id = ${table}.rowid
         WHERE ${table} MATCH ? AND ${table}.rowid BETWEEN ? AND ? AND m.session_id IN (SELECT value FROM json_each(?))
           AND ${filters(store, plan)}
         ORDER BY m.id`;
-      return (store.stmt(sql).all(match, lo, hi, ids, roles) as { id: number }[]).map((r) => r.id);
+      return (store.stmt(sql).all(match, lo, hi, ids, roles) as { id: number }[]).map((x) => x.id);
     });
     return found?.value ?? [];
+  };
+  return store.read(() => {
+    const like = () => {
+      const fallback = routeQuery(query.trim(), { fts: false, trigram: false });
+      return fallback.kind === 'empty' ? [] : inSessions(fallback);
+    };
+    if (route.kind === 'fts' && indexLag(store) !== null) return like();
+    try {
+      return inSessions(route);
+    } catch (err) {
+      if (route.kind === 'like' || !isIndexDamage(err)) throw err;
+      return like();
+    }
   });
 }

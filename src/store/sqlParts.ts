@@ -12,6 +12,17 @@ export function marker(
   return `(CASE WHEN json_valid(${alias}.model_config) THEN json_extract(${alias}.model_config, '$.${key}') END)`;
 }
 
+/**
+ * A conversation's first row: no parent, or a parent link that leads nowhere
+ * (the parent row is gone, or is the row itself). Damaged and partly pruned
+ * stores have such orphans; each heads what is left of its conversation, as
+ * the lineage walk (rootOf) already treats it.
+ */
+export function isRoot(alias = 's'): string {
+  return `(${alias}.parent_session_id IS NULL OR ${alias}.parent_session_id = ${alias}.id
+    OR NOT EXISTS (SELECT 1 FROM sessions root_parent WHERE root_parent.id = ${alias}.parent_session_id))`;
+}
+
 /** Rows the agent never shows: rewound (`active = 0`) and scaffolding (`display_kind = 'hidden'`). */
 export function visibleMessage(layout: Layout, alias = 'm'): string {
   const parts = ['1'];

@@ -92,6 +92,11 @@ export interface SearchAnswer {
   path: SearchPath;
   /** Set when the answer is empty or degraded, e.g. the query could not be parsed. */
   message: string | null;
+  /**
+   * One line, set when the search could not use the full-text index as it should
+   * (damaged, or stale because its triggers are gone) and scanned with LIKE instead.
+   */
+  warning?: string;
 }
 
 export type Sort = 'relevance' | 'newest' | 'oldest';

@@ -128,9 +128,12 @@ export function expectedBrowse(
   snap: Snapshot,
   limit: number,
 ): { session_id: string; started_at: number; root: string }[] {
+  // A root has no parent, or a parent link that leads nowhere (missing row, or itself).
   const roots = [...snap.sessions.values()].filter(
     (s) =>
-      s.parent_session_id === null &&
+      (s.parent_session_id === null ||
+        s.parent_session_id === s.id ||
+        !snap.sessions.has(s.parent_session_id)) &&
       !['subagent', 'tool'].includes(s.source) &&
       s.archived === 0 &&
       s.hidden === 0 &&
