@@ -249,3 +249,18 @@ describe('no TTY', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('--demo', () => {
+  it('creates the demo store once in the cache directory and reads it', () => {
+    const cache = tempDir();
+    const first = lookback(['recent', '--demo', '--json'], { XDG_CACHE_HOME: cache });
+    expect(first.code).toBe(0);
+    expect((first.json().results as unknown[]).length).toBe(20);
+    const path = join(cache, 'lookback', 'demo-v1.db');
+    const hash = sha256(path);
+    const again = lookback(['search', 'migration', '--demo', '--json'], { XDG_CACHE_HOME: cache });
+    expect(again.code).toBe(0);
+    expect((again.json().results as unknown[]).length).toBeGreaterThan(0);
+    expect(sha256(path)).toBe(hash);
+  });
+});
