@@ -63,6 +63,12 @@ import {
 export const SEARCH_DEBOUNCE_MS = 80;
 /** How often the store is asked whether the agent wrote (PRAGMA data_version: one cheap read). */
 export const POLL_MS = 1_000;
+/**
+ * While the agent writes, a change refreshes only the top of Recent (where new
+ * activity lands); the whole list, thousands of rows, at most this often. A
+ * full refresh every second was the app's main cost to a busy agent.
+ */
+export const LIVE_FULL_REFRESH_MS = 10_000;
 /** A status message stays this long, then the key hints come back. */
 export const STATUS_TTL_MS = 8_000;
 /** Loads per key press when the viewport nears an edge (each one is a keyset page). */
@@ -126,6 +132,9 @@ export class Controller {
   private readonly now: () => number;
   private searchGen = 0;
   private recentGen = 0;
+  /** Generations that asked for the top page only: merge them into the list. */
+  private topPageGen = -1;
+  private lastFullRecent = 0;
   private debounce: unknown = null;
   private statusTimer: unknown = null;
   private poll: unknown = null;
@@ -730,13 +739,15 @@ export class Controller {
       this.openResult(first);
   }
 
-  private requestRecent(): void {
+  private requestRecent(topOnly = false): void {
+    if (!topOnly) this.lastFullRecent = this.now();
     this.client.request({
       kind: 'recent',
       generation: ++this.recentGen,
       all: this.state.showHidden,
-      limit: RECENT_FULL_LIMIT,
+      limit: topOnly ? RECENT_FIRST_PAGE : RECENT_FULL_LIMIT,
     });
+    if (topOnly) this.topPageGen = this.recentGen;
   }
 
   private reloadRecent(): void {
@@ -770,10 +781,16 @@ export class Controller {
           if (r.generation !== this.searchGen) return;
           this.dispatch({ type: 'hitCounts', generation: r.generation, counts: r.counts });
           return;
-        case 'recent':
+        case 'recent': {
           if (r.generation !== this.recentGen) return;
-          this.applyRecent(r.rows, r.complete, r.hidden);
+          if (r.generation !== this.topPageGen)
+            return this.applyRecent(r.rows, r.complete, r.hidden);
+          // The fresh top of the list, then the rest as last loaded.
+          const top = new Set(r.rows.map((row) => row.rootId));
+          const rest = this.state.recent.rows.filter((row) => !top.has(row.rootId));
+          this.applyRecent([...r.rows, ...rest], this.state.recent.complete, r.hidden);
           return;
+        }
         case 'error':
           if (r.request === 'search' && r.generation !== this.searchGen) return;
           this.setStatus(r.message, 'error');
@@ -833,7 +850,9 @@ export class Controller {
         this.countsBeforeChange = new Map(
           this.state.recent.rows.map((r) => [r.rootId, r.messageCount]),
         );
-        this.requestRecent();
+        this.requestRecent(
+          this.state.recent.complete && this.now() - this.lastFullRecent < LIVE_FULL_REFRESH_MS,
+        );
         this.refreshView();
       }),
     );
