@@ -225,14 +225,7 @@ export class Controller {
     this.started = true;
     this.batch(() =>
       this.guard(() => {
-        const first = this.o.data.recent(RECENT_FIRST_PAGE, false);
-        this.dispatch({
-          type: 'recentLoaded',
-          rows: first.rows,
-          complete: first.complete,
-          hidden: first.hidden,
-        });
-        if (!first.complete) this.requestRecent();
+        this.reloadRecent();
         for (const w of this.o.data.warnings) this.setStatus(w, 'warn');
         if (this.o.notice) this.setStatus(this.o.notice, 'info');
         this.lastVersion = this.o.data.dataVersion();
@@ -750,6 +743,7 @@ export class Controller {
     if (topOnly) this.topPageGen = this.recentGen;
   }
 
+  /** The first page at once, the rest from the worker; a complete first page retires any request in flight. */
   private reloadRecent(): void {
     const first = this.o.data.recent(RECENT_FIRST_PAGE, this.state.showHidden);
     this.dispatch({

@@ -90,6 +90,16 @@ export interface ResultsState {
   hitCounts: Readonly<Record<string, number>>;
 }
 
+const EMPTY_RESULTS: ResultsState = {
+  items: [],
+  list: EMPTY_LIST,
+  forText: '',
+  busy: false,
+  message: null,
+  path: null,
+  hitCounts: {},
+};
+
 export interface RecentState {
   rows: SessionRow[];
   /** Rows with expanded branches nested: what the pane shows. */
@@ -203,15 +213,7 @@ export function initialState(o: InitOptions): AppState {
     typing: false,
     origin: 'recent',
     search: { text: '', mode: 'fulltext', sort: 'relevance', tools: false, generation: 0 },
-    results: {
-      items: [],
-      list: EMPTY_LIST,
-      forText: '',
-      busy: false,
-      message: null,
-      path: null,
-      hitCounts: {},
-    },
+    results: EMPTY_RESULTS,
     recent: {
       rows,
       entries: rows,
@@ -502,15 +504,7 @@ export function reduce(s: AppState, a: Action): AppState {
     case 'clearResults':
       return {
         ...s,
-        results: {
-          items: [],
-          list: EMPTY_LIST,
-          forText: '',
-          busy: false,
-          message: null,
-          path: null,
-          hitCounts: {},
-        },
+        results: EMPTY_RESULTS,
       };
     case 'recentLoaded': {
       const cap = listCapacity(screenOf(s), 'recent');

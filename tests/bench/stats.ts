@@ -13,6 +13,17 @@ export function percentile(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, rank - 1))]!;
 }
 
+/** The percentiles and mean the latency reports print, of one set of samples. */
+export function summary(xs: readonly number[]) {
+  return {
+    n: xs.length,
+    p50: percentile(xs, 50),
+    p95: percentile(xs, 95),
+    p99: percentile(xs, 99),
+    mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length),
+  };
+}
+
 export const fmt = (ms: number): string =>
   Number.isNaN(ms) ? 'n/a' : `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
 

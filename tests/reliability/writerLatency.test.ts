@@ -25,6 +25,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateStore } from '../../src/demo/generate.js';
+import { summary } from '../bench/stats.js';
 import { tempDir } from '../helpers/fixtures.js';
 import {
   AgentSim,
@@ -57,16 +58,6 @@ interface Block {
   end: number;
   commits: number[];
   checkpoints: number[];
-}
-
-function stats(xs: number[]) {
-  return {
-    n: xs.length,
-    p50: percentile(xs, 50),
-    p95: percentile(xs, 95),
-    p99: percentile(xs, 99),
-    mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length),
-  };
 }
 
 describe.skipIf(!ENABLED)('writer commit latency with and without lookback reading', () => {
@@ -137,16 +128,16 @@ describe.skipIf(!ENABLED)('writer commit latency with and without lookback readi
         if (kind === 'checkpoint')
           blocks.find((b) => at >= b.start && at < b.end)?.checkpoints.push(ms);
 
-      const off = stats(blocks.filter((b) => !b.on).flatMap((b) => b.commits));
-      const on = stats(blocks.filter((b) => b.on).flatMap((b) => b.commits));
+      const off = summary(blocks.filter((b) => !b.on).flatMap((b) => b.commits));
+      const on = summary(blocks.filter((b) => b.on).flatMap((b) => b.commits));
       const pairRatios = (key: 'p50' | 'p95' | 'mean') => {
         const rs: number[] = [];
         for (let i = 1; i < blocks.length; i += 2)
-          rs.push(stats(blocks[i]!.commits)[key] / stats(blocks[i - 1]!.commits)[key]);
+          rs.push(summary(blocks[i]!.commits)[key] / summary(blocks[i - 1]!.commits)[key]);
         return median(rs);
       };
       const cp = (cond: boolean) =>
-        stats(blocks.filter((b) => b.on === cond).flatMap((b) => b.checkpoints));
+        summary(blocks.filter((b) => b.on === cond).flatMap((b) => b.checkpoints));
       const lag = (pick: (m: MarkerSeen) => number | undefined) => {
         const xs = seen.flatMap((m) => {
           const t = pick(m);
@@ -165,7 +156,7 @@ describe.skipIf(!ENABLED)('writer commit latency with and without lookback readi
           `commit latency with lookback:    p50 ${f(on.p50)} ms, p95 ${f(on.p95)} ms, p99 ${f(on.p99)} ms, mean ${f(on.mean)} ms (${on.n} commits)`,
           `ratio with/without (pooled):        p50 ${f(on.p50 / off.p50)}, p95 ${f(on.p95 / off.p95)}, mean ${f(on.mean / off.mean)}`,
           `ratio with/without (median of pairs): p50 ${f(pairRatios('p50'))}, p95 ${f(pairRatios('p95'))}, mean ${f(pairRatios('mean'))}`,
-          `blocks (p50/p95 ms, commits): ${blocks.map((b) => `${b.on ? 'ON' : 'off'} ${f(stats(b.commits).p50)}/${f(stats(b.commits).p95)} ${b.commits.length}`).join(', ')}`,
+          `blocks (p50/p95 ms, commits): ${blocks.map((b) => `${b.on ? 'ON' : 'off'} ${f(summary(b.commits).p50)}/${f(summary(b.commits).p95)} ${b.commits.length}`).join(', ')}`,
           `checkpoint(TRUNCATE): without p50 ${f(cp(false).p50)} ms max ${f(Math.max(...blocks.filter((b) => !b.on).flatMap((b) => b.checkpoints)))} ms; ` +
             `with p50 ${f(cp(true).p50)} ms max ${f(Math.max(...blocks.filter((b) => b.on).flatMap((b) => b.checkpoints)))} ms`,
           `writer stats: ${JSON.stringify(sim.summary?.stats)}`,

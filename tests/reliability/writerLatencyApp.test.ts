@@ -36,8 +36,9 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { generateStore } from '../../src/demo/generate.js';
+import { summary } from '../bench/stats.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { AgentSim, median, percentile } from '../helpers/liveReaders.js';
+import { AgentSim, median } from '../helpers/liveReaders.js';
 
 const env = process.env;
 const ENABLED = env.LOOKBACK_BENCH_WRITER === '1';
@@ -66,16 +67,6 @@ interface Block {
   start: number;
   end: number;
   commits: number[];
-}
-
-function stats(xs: number[]) {
-  return {
-    n: xs.length,
-    p50: percentile(xs, 50),
-    p95: percentile(xs, 95),
-    p99: percentile(xs, 99),
-    mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length),
-  };
 }
 
 function alive(pid: number): boolean {
@@ -190,8 +181,8 @@ async function person(app: App, until: number, cycle0: number): Promise<number> 
 interface Result {
   mode: Mode;
   run: number;
-  off: ReturnType<typeof stats>;
-  on: ReturnType<typeof stats>;
+  off: ReturnType<typeof summary>;
+  on: ReturnType<typeof summary>;
   pairs: { p50: number; p95: number; mean: number };
   blocks: Block[];
   load: [number, number];
@@ -254,15 +245,15 @@ async function measure(pristine: string, dir: string, mode: Mode, runNo: number)
   const pairRatio = (key: 'p50' | 'p95' | 'mean') => {
     const rs: number[] = [];
     for (let i = 1; i < blocks.length; i += 2)
-      rs.push(stats(blocks[i]!.commits)[key] / stats(blocks[i - 1]!.commits)[key]);
+      rs.push(summary(blocks[i]!.commits)[key] / summary(blocks[i - 1]!.commits)[key]);
     return median(rs);
   };
   rmSync(path, { force: true });
   return {
     mode,
     run: runNo,
-    off: stats(blocks.filter((b) => !b.on).flatMap((b) => b.commits)),
-    on: stats(blocks.filter((b) => b.on).flatMap((b) => b.commits)),
+    off: summary(blocks.filter((b) => !b.on).flatMap((b) => b.commits)),
+    on: summary(blocks.filter((b) => b.on).flatMap((b) => b.commits)),
     pairs: { p50: pairRatio('p50'), p95: pairRatio('p95'), mean: pairRatio('mean') },
     blocks,
     load: [load0, load1],
@@ -305,7 +296,7 @@ describe.skipIf(!ENABLED)('writer commit latency with and without the interactiv
           `         ratio on/off  ${f(r.on.p50 / r.off.p50).padStart(7)} ${f(r.on.p95 / r.off.p95).padStart(7)} ${f(r.on.p99 / r.off.p99).padStart(7)} ${f(r.on.mean / r.off.mean).padStart(7)}` +
             `   (median of pairs: p50 ${f(r.pairs.p50)}, p95 ${f(r.pairs.p95)}, mean ${f(r.pairs.mean)})`,
           `         load average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)}; writer ${r.writer}; ${r.keys} keys sent`,
-          `         blocks (p50/p95 ms, commits): ${r.blocks.map((b) => `${b.on ? 'ON' : 'off'} ${f(stats(b.commits).p50)}/${f(stats(b.commits).p95)} ${b.commits.length}`).join(', ')}`,
+          `         blocks (p50/p95 ms, commits): ${r.blocks.map((b) => `${b.on ? 'ON' : 'off'} ${f(summary(b.commits).p50)}/${f(summary(b.commits).p95)} ${b.commits.length}`).join(', ')}`,
         );
       }
       console.log(lines.join('\n'));
