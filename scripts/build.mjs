@@ -22,7 +22,7 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   // Smaller bundles parse faster: the app's first frame is mostly module loading.
-  minify: true,
+  minify: process.env.LOOKBACK_BUILD_MINIFY !== '0',
   chunkNames: 'chunks/[name]-[hash]',
   external: ['better-sqlite3', 'react-devtools-core'],
   define: { 'process.env.NODE_ENV': '"production"' },

@@ -1,5 +1,5 @@
 /**
- * The interactive app's figures for `npm run bench` (LOOKBACK_BENCH_APP=0 skips them):
+ * The interactive app's figures for `npm run bench` (LOOKBACK_BENCH_ONLY picks sections):
  *
  * - first frame: the bundled app (dist/lookback.js) spawned in a pseudo-terminal
  *   (util-linux `script`) at 160x48, wall time from spawn to the first frame
@@ -805,8 +805,8 @@ async function benchMemory(input: AppBenchInput): Promise<void> {
   await windowBound(path, long);
 }
 
-export async function benchApp(input: AppBenchInput, only = 'all'): Promise<void> {
-  if (only === 'all' || only === 'first') await benchFirstFrame(input);
-  if (only === 'all' || only === 'keys') await benchKeys(input);
-  if (only === 'all' || only === 'memory') await benchMemory(input);
+export async function benchApp(input: AppBenchInput, only: ReadonlySet<string>): Promise<void> {
+  if (only.has('first')) await benchFirstFrame(input);
+  if (only.has('keys')) await benchKeys(input);
+  if (only.has('memory')) await benchMemory(input);
 }

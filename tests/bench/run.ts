@@ -22,6 +22,8 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
+/** Sections to run, comma-separated (store, first, keys, memory); all by default. */
+const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory').split(','));
 
 function time(fn: () => unknown, runs = RUNS): number {
   fn(); // warm: prepare statements, fill the page cache
@@ -138,12 +140,10 @@ function bench(layout: 16 | 30): void {
   row(['process: lookback search … --json (start→exit)', fmt(median(proc)), '']);
 }
 
-for (const layout of [16, 30] as const) bench(layout);
+if (ONLY.has('store')) for (const layout of [16, 30] as const) bench(layout);
 
-// The interactive app: first frame, key → frame, memory (LOOKBACK_BENCH_APP=0 skips).
-if (process.env.LOOKBACK_BENCH_APP !== '0')
-  await benchApp({
-    root: ROOT,
-    benchDir: BENCH_DIR,
-    stores: { 16: storeFor(16), 30: storeFor(30) },
-  });
+// The interactive app: first frame, key → frame, memory.
+await benchApp(
+  { root: ROOT, benchDir: BENCH_DIR, stores: { 16: storeFor(16), 30: storeFor(30) } },
+  ONLY,
+);
