@@ -3,6 +3,7 @@
 // graph at run time, which is most of the first-frame budget.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 
 const entries = {
   lookback: 'src/cli.ts',
@@ -11,7 +12,7 @@ const entries = {
 };
 
 rmSync('dist', { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
   outdir: 'dist',
   bundle: true,
@@ -30,6 +31,13 @@ await build({
     // Bundled CommonJS dependencies call require(); give them one in ESM.
     js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
   },
+  plugins: [inkPatchPlugin()],
+  metafile: true,
   logLevel: 'warning',
 });
+// A patch whose file the bundle no longer includes would be skipped without a word.
+const inputs = Object.keys(result.metafile.inputs);
+for (const { file } of INK_PATCHES)
+  if (!inputs.some((i) => i.endsWith(`node_modules/ink/build/${file}`)))
+    throw new Error(`scripts/inkPatches.mjs: ink's build/${file} is not in the bundle any more`);
 if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);
