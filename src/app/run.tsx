@@ -13,6 +13,7 @@ import { Store } from '../store/store.js';
 import { App } from '../../components/App.js';
 import { Controller } from './controller.js';
 import { DataSource } from './data.js';
+import { exposeGc, idleCollector } from './memory.js';
 import { findWorkerFile, inlineBackend, workerBackend } from './queryClient.js';
 import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
 
@@ -73,6 +74,7 @@ export async function runApp(flags: Flags): Promise<number> {
     ? workerBackend(workerFile, { path: where.path, profile: where.profile })
     : inline;
   const copyDeps = defaultCopyDeps((seq) => writeSync(fd, seq));
+  const collector = idleCollector(exposeGc());
 
   return new Promise<number>((resolve) => {
     let finished = false;
@@ -82,6 +84,7 @@ export async function runApp(flags: Flags): Promise<number> {
       if (finished) return;
       finished = true;
       uninstall();
+      collector.stop();
       try {
         controller.stop();
         instance?.unmount();
@@ -119,6 +122,7 @@ export async function runApp(flags: Flags): Promise<number> {
         stdout: out,
         stdin: process.stdin,
         ...RENDER_OPTIONS,
+        onRender: () => collector.activity(),
       });
     } catch (err) {
       finish(1, err);

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  COLLECT_AFTER_BYTES,
+  IDLE_COLLECT_MS,
+  exposeGc,
+  idleCollector,
+} from '../../src/app/memory.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('collecting garbage when the user pauses', () => {
+  it('the engine gives its collector', () => {
+    expect(typeof exposeGc()).toBe('function');
+  });
+
+  it('collects once, a quiet second after the last frame, and only after the heap grew', () => {
+    vi.useFakeTimers();
+    let heap = 10e6;
+    const gc = vi.fn(() => {
+      heap = 12e6;
+    });
+    const c = idleCollector(gc, () => heap);
+    // Frames every 50 ms: never quiet, never collected.
+    heap += COLLECT_AFTER_BYTES + 1;
+    for (let i = 0; i < 40; i++) {
+      c.activity();
+      vi.advanceTimersByTime(50);
+    }
+    expect(gc).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(gc).toHaveBeenCalledTimes(1);
+    // Another pause after a frame that allocated little: nothing worth collecting.
+    heap += 1e6;
+    c.activity();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS * 2);
+    expect(gc).toHaveBeenCalledTimes(1);
+    // Stopped (the app quit): the pending collection is dropped.
+    heap += COLLECT_AFTER_BYTES * 2;
+    c.activity();
+    c.stop();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS * 2);
+    expect(gc).toHaveBeenCalledTimes(1);
+  });
+
+  it('without a collector it does nothing at all', () => {
+    vi.useFakeTimers();
+    const c = idleCollector(null, () => 1e12);
+    c.activity();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
