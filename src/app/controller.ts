@@ -20,8 +20,8 @@ import { termsFromQuery } from '../text/highlight.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { truncate } from '../text/width.js';
 import {
-  RECENT_FIRST_PAGE,
   RECENT_FULL_LIMIT,
+  recentFirstPage,
   SEARCH_LIMIT,
   type DataSource,
   type Opened,
@@ -738,14 +738,14 @@ export class Controller {
       kind: 'recent',
       generation: ++this.recentGen,
       all: this.state.showHidden,
-      limit: topOnly ? RECENT_FIRST_PAGE : RECENT_FULL_LIMIT,
+      limit: topOnly ? recentFirstPage(this.state.size.rows) : RECENT_FULL_LIMIT,
     });
     if (topOnly) this.topPageGen = this.recentGen;
   }
 
   /** The first page at once, the rest from the worker; a complete first page retires any request in flight. */
   private reloadRecent(): void {
-    const first = this.o.data.recent(RECENT_FIRST_PAGE, this.state.showHidden);
+    const first = this.o.data.recent(recentFirstPage(this.state.size.rows), this.state.showHidden);
     this.dispatch({
       type: 'recentLoaded',
       rows: first.rows,

@@ -46,8 +46,14 @@ import {
   type WinItem,
 } from './window.js';
 
-/** Rows of the Recent pane drawn from the first synchronous read: a few screens, well under a frame. */
-export const RECENT_FIRST_PAGE = 100;
+/**
+ * Rows of Recent read synchronously (at start, and on each change while the agent
+ * writes): a screenful and a few more, since each row costs a preview query and
+ * the first frame waits for them; the full list follows from the worker.
+ */
+export function recentFirstPage(terminalRows: number): number {
+  return Math.max(24, terminalRows) + 8;
+}
 /** The full Recent list (also what fuzzy search searches), loaded off the main thread. */
 export const RECENT_FULL_LIMIT = 5_000;
 /** Results per full-text search (the agent fetches 50 hits before deduping). */
