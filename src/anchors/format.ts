@@ -1,4 +1,5 @@
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
+import { formatCount } from '../text/format.js';
 
 /**
  * The anchor forms an agent accepts (spec/STORE.md, "Anchors an agent
@@ -47,8 +48,6 @@ export interface WindowMeta {
 
 export type MessageRef = Pick<AnchorTarget, 'sessionId' | 'messageId'>;
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 /** Largest |ms| a Date can hold. */
 const MAX_DATE_MS = 8.64e15;
 
@@ -91,7 +90,7 @@ function cap(text: string, max: number): { text: string; cut: boolean } {
 }
 
 function truncationNote(shown: number, total: number): string {
-  return `… (truncated: ${numberFormat.format(shown)} of ${numberFormat.format(total)} characters)`;
+  return `… (truncated: ${formatCount(shown)} of ${formatCount(total)} characters)`;
 }
 
 function cleanRole(role: string | null | undefined): string {

@@ -1,9 +1,8 @@
 /** Small display formatters shared by the app and the readable CLI output. Pure. */
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
+/** `12,345`. (Not Intl.NumberFormat: constructing one took ~16 ms at module load, measured alone.) */
 export function formatCount(n: number): string {
-  return numberFormat.format(Math.trunc(n));
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** `3d`, `2w`, `5mo`: how long ago, in four columns at most. */
