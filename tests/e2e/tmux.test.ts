@@ -281,8 +281,12 @@ describe.skipIf(!TMUX)(SUITE, () => {
     const { term, before } = await shellWithMarker('journey');
     startApp(term);
 
-    // First screen: header with the store and its size, Recent rows, key hints.
-    const first = await term.waitFor('the first screen', appDrawn);
+    // First screen: header with the store and its size, Recent rows, key hints. The
+    // first frame holds a screenful of rows ("56+ sessions"); the whole list follows.
+    await term.waitFor('the first screen', appDrawn);
+    const first = await term.waitFor('the whole list counted', (screen) =>
+      screen.includes(`· ${sessions} sessions`),
+    );
     const lines = first.split('\n');
     expect(lines[0]).toContain('lookback · default · ~/state.db');
     expect(lines[0]).toContain(`· ${sessions} sessions`);
