@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+
 // Speed patches for ink 6.8's renderer, applied to the bundle (scripts/build.mjs)
 // and to the tests (vitest.config.ts), so both run the same ink.
 //
@@ -309,7 +311,6 @@ export function inkPatchPlugin() {
     name: 'lookback-ink-patches',
     setup(build) {
       build.onLoad({ filter: FILE }, async ({ path }) => {
-        const { readFile } = await import('node:fs/promises');
         const contents = patchInkSource(path, await readFile(path, 'utf8'));
         return contents === null ? undefined : { contents, loader: 'js' };
       });

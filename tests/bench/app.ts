@@ -701,7 +701,7 @@ async function processMemory(
       prev = Math.min(prev, index);
     }
     const scrolled = memoryOf(pid);
-    // The app collects its garbage once the keys stop (src/app/idleCollect.ts).
+    // The app collects its garbage once the keys stop (src/app/memory.ts).
     await sleep(2_500);
     const rested = memoryOf(pid);
     const reached = pos

@@ -369,5 +369,3 @@ export function startReaders(opts: ReaderOptions): {
     },
   };
 }
-
-export { median, percentile } from '../bench/stats.js';

@@ -6,15 +6,17 @@
  */
 import fc from 'fast-check';
 import { build, type Plugin } from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INK_PATCHES, inkPatchPlugin, patchInkSource } from '../../scripts/inkPatches.mjs';
 import { tempDir } from '../helpers/fixtures.js';
 
 const INK_BUILD = join(dirname(createRequire(import.meta.url).resolve('ink')), '.');
+const OUT = tempDir();
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
 /** ink loads React's devtools only when asked; the app bundle leaves them out too. */
 const noDevtools: Plugin = {
@@ -43,7 +45,7 @@ async function load<T>(name: string, source: string, patched: boolean): Promise<
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
   });
-  const file = join(tempDir(), `${name}-${patched ? 'patched' : 'original'}.mjs`);
+  const file = join(OUT, `${name}-${patched ? 'patched' : 'original'}.mjs`);
   writeFileSync(file, out.outputFiles[0]!.text);
   return (await import(pathToFileURL(file).href)) as T;
 }

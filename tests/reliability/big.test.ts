@@ -19,9 +19,10 @@ import { discover } from '../../src/store/search.js';
 import { readSession } from '../../src/store/messages.js';
 import { scroll } from '../../src/store/recall.js';
 import { BIN } from '../helpers/cli.js';
+import { median, percentile } from '../bench/stats.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { stderrProblems } from '../helpers/inert.js';
-import { AgentSim, median, percentile, startReaders } from '../helpers/liveReaders.js';
+import { AgentSim, startReaders } from '../helpers/liveReaders.js';
 
 const ENABLED = process.env.LOOKBACK_BIG === '1';
 const MESSAGES = Number(process.env.LOOKBACK_BIG_MESSAGES ?? 1_000_000);

@@ -14,16 +14,11 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateStore } from '../../src/demo/generate.js';
 import type { Layout } from '../../src/demo/schema.js';
+import { median, percentile } from '../bench/stats.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { lookback } from '../helpers/cli.js';
 import { expectedBrowse, expectedDiscover, loadSnapshot } from '../helpers/oracle.js';
-import {
-  AgentSim,
-  median,
-  percentile,
-  startReaders,
-  type ReaderReport,
-} from '../helpers/liveReaders.js';
+import { AgentSim, startReaders, type ReaderReport } from '../helpers/liveReaders.js';
 
 const SOAK_SECONDS = Number(process.env.LOOKBACK_SOAK_SECONDS ?? 20);
 /** "New sessions and messages visible within 2 s." */

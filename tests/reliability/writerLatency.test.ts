@@ -25,15 +25,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateStore } from '../../src/demo/generate.js';
-import { summary } from '../bench/stats.js';
+import { median, percentile, summary } from '../bench/stats.js';
 import { tempDir } from '../helpers/fixtures.js';
-import {
-  AgentSim,
-  median,
-  percentile,
-  startReaders,
-  type MarkerSeen,
-} from '../helpers/liveReaders.js';
+import { AgentSim, startReaders, type MarkerSeen } from '../helpers/liveReaders.js';
 
 const env = process.env;
 const ENABLED = env.LOOKBACK_BENCH_WRITER === '1';

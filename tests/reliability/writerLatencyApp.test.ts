@@ -36,9 +36,9 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { generateStore } from '../../src/demo/generate.js';
-import { summary } from '../bench/stats.js';
+import { median, summary } from '../bench/stats.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { AgentSim, median } from '../helpers/liveReaders.js';
+import { AgentSim } from '../helpers/liveReaders.js';
 
 const env = process.env;
 const ENABLED = env.LOOKBACK_BENCH_WRITER === '1';
