@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** The shared real-schema stores (read-only inputs: always copied before opening). */
-export const FIXTURE_DIR = resolve(import.meta.dirname, '../../../shared/fixtures');
+/** The real-schema stores committed in tests/fixtures (read-only inputs: always copied before opening). */
+export const FIXTURE_DIR = resolve(import.meta.dirname, '../fixtures');
 export const FIXTURE_LAYOUTS = [6, 16, 30] as const;
 
 export function tempDir(prefix = 'lookback-test-'): string {
