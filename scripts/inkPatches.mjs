@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 
 // Speed patches for ink 6.8's renderer, applied to the bundle (scripts/build.mjs)
-// and to the tests (vitest.config.ts), so both run the same ink.
+// and to the tests (vitest.config.ts, checked by tests/ink/shipped.test.ts), so both run the same ink.
 //
 // Why: ink redraws the whole frame for every key. Its output pass tokenizes every
 // line, measures every character with string-width and re-encodes every cell's
 // styles, and its caches live for one frame only. At 200x60 that was 30-45 ms a
 // key, most of the key-to-frame budget (npm run bench). The patches keep the
 // same work's results across frames; what reaches the terminal is unchanged
-// (tests/unit/inkPatches.test.ts compares patched and original frames).
+// (tests/ink/patches.test.ts compares patched and original frames).
 //
 // Each hunk must match ink's file exactly once, or the build fails: a newer ink
 // needs these re-checked, never silently skipped.
