@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
+import { meowPatchPlugin } from './meowPatch.mjs';
 
 const entries = {
   lookback: 'src/cli.ts',
@@ -31,7 +32,7 @@ const result = await build({
     // Bundled CommonJS dependencies call require(); give them one in ESM.
     js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
   },
-  plugins: [inkPatchPlugin()],
+  plugins: [inkPatchPlugin(), meowPatchPlugin()],
   metafile: true,
   logLevel: 'warning',
 });

@@ -1,0 +1,4 @@
+import type { Plugin } from 'esbuild';
+
+export declare function patchMeowSource(source: string): string;
+export declare function meowPatchPlugin(): Plugin;

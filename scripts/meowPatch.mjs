@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises';
+
+// meow 14 runs normalize-package-data (and its spdx licence tables) when it is
+// imported, though it only uses it to print --version/--help of a manifest we hand
+// it whole. That was 10-16 ms of every `lookback … --json` process (a --cpu-prof of
+// `lookback search`). The patch makes the call lazy; what meow does is unchanged.
+// The hunk must match exactly once or the build fails: a newer meow needs a look.
+
+const FILE = /[\\/]node_modules[\\/]meow[\\/]build[\\/]dependencies\.js$/;
+const FIND =
+  'var normalizeExports = requireNormalize();\n' +
+  'const normalizePackageData = getDefaultExportFromCjs(normalizeExports);\n';
+const REPLACE =
+  '// lookback: normalize-package-data loads on first use, not at import.\n' +
+  'const normalizePackageData = (data, ...rest) =>\n' +
+  '\tgetDefaultExportFromCjs(requireNormalize())(data, ...rest);\n';
+
+/** meow's `build/dependencies.js` with normalize-package-data loaded lazily. Throws when meow changed. */
+export function patchMeowSource(source) {
+  const at = source.indexOf(FIND);
+  if (at === -1 || source.indexOf(FIND, at + 1) !== -1)
+    throw new Error(
+      "meow's build/dependencies.js is not the one scripts/meowPatch.mjs was written for: re-check the patch",
+    );
+  return source.slice(0, at) + REPLACE + source.slice(at + FIND.length);
+}
+
+/** The esbuild plugin that applies the patch. */
+export function meowPatchPlugin() {
+  return {
+    name: 'lookback-meow-lazy-normalize',
+    setup(build) {
+      build.onLoad({ filter: FILE }, async ({ path }) => ({
+        contents: patchMeowSource(await readFile(path, 'utf8')),
+        loader: 'js',
+      }));
+    },
+  };
+}

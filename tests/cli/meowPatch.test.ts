@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { patchMeowSource } from '../../scripts/meowPatch.mjs';
+import pkg from '../../package.json' with { type: 'json' };
+import { lookback } from '../helpers/cli.js';
+
+const source = readFileSync(resolve('node_modules/meow/build/dependencies.js'), 'utf8');
+
+describe('the meow patch (scripts/meowPatch.mjs)', () => {
+  it('leaves no eager normalize-package-data load in the installed meow', () => {
+    expect(source).toMatch(/^var normalizeExports = requireNormalize\(\);$/m);
+    const patched = patchMeowSource(source);
+    expect(patched).not.toMatch(/^var normalizeExports = requireNormalize\(\);$/m);
+    expect(patched).toContain('requireNormalize()');
+  });
+
+  it('refuses a meow it was not written for instead of skipping silently', () => {
+    expect(() => patchMeowSource(source.replace('requireNormalize();', 'other();'))).toThrow(
+      /re-check the patch/,
+    );
+  });
+
+  it('keeps --version and --help working in the bundle that carries it', () => {
+    const version = lookback(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(pkg.version);
+    const help = lookback(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(pkg.description);
+    expect(help.stdout).toContain('$ lookback search QUERY');
+  });
+});
