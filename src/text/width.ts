@@ -299,3 +299,136 @@ export function wrap(text: string, width: number): string[] {
   }
   return out;
 }
+
+/*
+ * Frame safety. displayWidth is what a terminal with full grapheme support
+ * draws. Terminals disagree on a few kinds of grapheme: an emoji ZWJ sequence
+ * (👨‍👩‍👧) is one glyph of 2 cells in some and each part side by side (6+
+ * cells) in others; a flag is 2 cells or two boxed letters (4); a skin-tone
+ * modifier may be drawn as its own swatch; VS16 and keycaps are 1 cell or 2.
+ * A line that a terminal draws wider than we measured wraps and makes the
+ * frame taller than the screen. safeWidth measures the widest rendering;
+ * frameSafe rewrites those graphemes into forms every terminal draws alike.
+ */
+
+const ZWJ = '\u200d';
+const VS16 = '\ufe0f';
+const KEYCAP = '\u20e3';
+const REGIONAL = /^\p{Regional_Indicator}+$/u;
+const MODIFIER = /\p{Emoji_Modifier}/gu;
+const TAG = /[\u{e0020}-\u{e007f}]/gu;
+
+/** A-Z for a regional indicator symbol (U+1F1E6..U+1F1FF). */
+function regionLetter(ri: string): string {
+  return String.fromCharCode(0x41 + ((ri.codePointAt(0) ?? 0x1f1e6) - 0x1f1e6));
+}
+
+/** The kinds of grapheme whose drawn width depends on the terminal; null for the rest. */
+type Disputed = 'zwj' | 'flag' | 'region' | 'modifier' | 'tag' | 'keycap' | 'vs16';
+
+function disputed(g: string): Disputed | null {
+  if (g.length < 2) return null;
+  const c = g.codePointAt(0) ?? 0;
+  if (c < 0x300) {
+    // ASCII base: only a keycap (1️⃣) or a VS16 (#️) can be disputed.
+    if (g.includes(KEYCAP)) return 'keycap';
+    return g.includes(VS16) ? 'vs16' : null;
+  }
+  if (g.includes(ZWJ) && [...g].length > 1) return 'zwj';
+  if (REGIONAL.test(g)) return [...g].length === 1 ? 'region' : 'flag';
+  if (g.includes(KEYCAP)) return 'keycap';
+  MODIFIER.lastIndex = 0;
+  if (MODIFIER.test(g)) return 'modifier';
+  TAG.lastIndex = 0;
+  if (TAG.test(g)) return 'tag';
+  if (g.includes(VS16)) return 'vs16';
+  return null;
+}
+
+/** The widest any common terminal draws grapheme `g`. */
+function graphemeSafeWidth(g: string): number {
+  const kind = disputed(g);
+  switch (kind) {
+    case null:
+      return graphemeWidth(g);
+    case 'zwj':
+      // Drawn part by part where the sequence is unknown; ZWJ itself takes no cell.
+      return g
+        .split(ZWJ)
+        .filter((part) => part !== '')
+        .reduce((sum, part) => sum + Math.max(1, graphemeSafeWidth(part)), 0);
+    case 'flag':
+      return 2 * [...g].length;
+    case 'region':
+      return 2;
+    case 'modifier':
+      return graphemeWidth(g.replace(MODIFIER, '')) + 2 * (g.match(MODIFIER)?.length ?? 0);
+    case 'tag':
+      return graphemeWidth(g.replace(TAG, '')) + 2;
+    case 'keycap':
+    case 'vs16':
+      return Math.max(2, graphemeWidth(g));
+  }
+}
+
+/**
+ * Columns `s` may take in the widest-drawing common terminal: never less than
+ * displayWidth(s). Lay out with this where a line drawn wider than measured
+ * would push the frame (or use frameSafe and measure as usual).
+ */
+export function safeWidth(s: string): number {
+  if (typeof s !== 'string' || s.length === 0) return 0;
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  let width = 0;
+  eachGrapheme(s, (g) => {
+    width += graphemeSafeWidth(g);
+    return true;
+  });
+  return width;
+}
+
+/** One disputed grapheme in a form every terminal draws at the width displayWidth reports. */
+function frameSafeGrapheme(g: string): string {
+  switch (disputed(g)) {
+    case null:
+      return g;
+    case 'zwj':
+      // The first emoji stands for the sequence (👨‍👩‍👧 → 👨), itself made safe.
+      return frameSafeGrapheme(g.split(ZWJ).find((part) => part !== '') ?? '');
+    case 'flag':
+      // 🇯🇵 → [JP]: four cells everywhere, and still says which flag.
+      return `[${[...g].map(regionLetter).join('')}]`;
+    case 'region':
+      return regionLetter(g);
+    case 'modifier':
+      return frameSafeGrapheme(g.replace(MODIFIER, ''));
+    case 'tag':
+      return frameSafeGrapheme(g.replace(TAG, ''));
+    case 'keycap':
+      return g.replace(VS16, '').replace(KEYCAP, '');
+    case 'vs16':
+      // Emoji wide by default stay wide without the selector; the rest become text (1 cell).
+      return g.replaceAll(VS16, '');
+  }
+}
+
+/**
+ * `s` with every grapheme whose width terminals disagree on rewritten so that
+ * all of them draw it alike: ZWJ sequences become their first emoji, skin
+ * tones and tag sequences lose the modifier, flags become `[JP]`, keycaps
+ * their digit, VS16 is dropped. After this, safeWidth equals displayWidth.
+ * Newlines and everything else are kept.
+ */
+export function frameSafe(s: string): string {
+  if (typeof s !== 'string' || s.length === 0) return '';
+  if (PRINTABLE_ASCII.test(s)) return s;
+  let out = '';
+  let changed = false;
+  eachGrapheme(s, (g) => {
+    const safe = frameSafeGrapheme(g);
+    if (safe !== g) changed = true;
+    out += safe;
+    return true;
+  });
+  return changed ? out : s;
+}
