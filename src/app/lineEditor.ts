@@ -1,0 +1,390 @@
+/**
+ * The search line as a shell-like line editor: text and a cursor, edited by
+ * pure functions (so every key is a unit test), a bounded history of earlier
+ * queries walked with ↑/↓, and the visible part of the line for a width. The
+ * cursor is an offset in UTF-16 code units that always sits on a grapheme
+ * boundary, so no edit splits an emoji or a combining sequence.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sanitizeLine } from '../text/sanitize.js';
+import { displayWidth, graphemes } from '../text/width.js';
+
+export interface LineState {
+  text: string;
+  /** Code-unit offset into text, on a grapheme boundary, 0..text.length. */
+  cursor: number;
+}
+
+export type EditAction =
+  | { type: 'insert'; text: string }
+  | { type: 'backspace' }
+  | { type: 'delete' }
+  | { type: 'left' }
+  | { type: 'right' }
+  | { type: 'home' }
+  | { type: 'end' }
+  | { type: 'wordLeft' }
+  | { type: 'wordRight' }
+  /** Ctrl-W: delete back to the previous whitespace, as readline's unix-word-rubout. */
+  | { type: 'deleteWordBefore' }
+  /** Ctrl-U: the whole line. */
+  | { type: 'clear' }
+  /** Ctrl-K: from the cursor to the end. */
+  | { type: 'killToEnd' };
+
+export const EMPTY_LINE: LineState = { text: '', cursor: 0 };
+
+/** A search line longer than this is a paste gone wrong; the rest is dropped. */
+export const LINE_MAX_CHARS = 2_000;
+
+export function lineOf(text: string): LineState {
+  const clean = cleanInsert(text).slice(0, LINE_MAX_CHARS);
+  return { text: clean, cursor: clean.length };
+}
+
+/** Offsets of grapheme boundaries: 0, …, text.length. */
+function boundaries(text: string): number[] {
+  const out = [0];
+  let at = 0;
+  for (const g of graphemes(text)) {
+    at += g.length;
+    out.push(at);
+  }
+  return out;
+}
+
+/** The boundary at or before `cursor` (a cursor from outside may be anywhere). */
+function snap(text: string, cursor: number): number {
+  const c = Math.max(0, Math.min(text.length, Number.isFinite(cursor) ? Math.trunc(cursor) : 0));
+  let best = 0;
+  for (const b of boundaries(text)) if (b <= c) best = b;
+  return best;
+}
+
+function prevBoundary(text: string, cursor: number): number {
+  let best = 0;
+  for (const b of boundaries(text)) if (b < cursor) best = b;
+  return best;
+}
+
+function nextBoundary(text: string, cursor: number): number {
+  for (const b of boundaries(text)) if (b > cursor) return b;
+  return text.length;
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+const isWord = (g: string): boolean => WORD.test(g);
+const isSpace = (g: string): boolean => /^\s+$/u.test(g);
+
+/** Start of the word before the cursor (Alt-b, Ctrl-←): skip non-word graphemes, then word ones. */
+function wordStartBefore(text: string, cursor: number, inWord: (g: string) => boolean): number {
+  const g = graphemes(text.slice(0, cursor));
+  let i = g.length;
+  while (i > 0 && !inWord(g[i - 1] as string)) i--;
+  while (i > 0 && inWord(g[i - 1] as string)) i--;
+  return g.slice(0, i).join('').length;
+}
+
+/** End of the word after the cursor (Alt-f, Ctrl-→). */
+function wordEndAfter(text: string, cursor: number): number {
+  const g = graphemes(text.slice(cursor));
+  let i = 0;
+  while (i < g.length && !isWord(g[i] as string)) i++;
+  while (i < g.length && isWord(g[i] as string)) i++;
+  return cursor + g.slice(0, i).join('').length;
+}
+
+/** Typed or pasted text for a one-line field: line breaks and tabs become spaces, controls go. */
+function cleanInsert(s: string): string {
+  return sanitizeLine(typeof s === 'string' ? s.replace(/\r\n|[\r\n\t]/g, ' ') : '');
+}
+
+export function editLine(state: LineState, action: EditAction): LineState {
+  const text = state.text;
+  const cursor = snap(text, state.cursor);
+  switch (action.type) {
+    case 'insert': {
+      const room = LINE_MAX_CHARS - text.length;
+      let add = cleanInsert(action.text);
+      if (add.length > room) add = graphemesWithin(add, room);
+      if (add === '') return { text, cursor };
+      return {
+        text: text.slice(0, cursor) + add + text.slice(cursor),
+        cursor: cursor + add.length,
+      };
+    }
+    case 'backspace': {
+      if (cursor === 0) return { text, cursor };
+      const p = prevBoundary(text, cursor);
+      return { text: text.slice(0, p) + text.slice(cursor), cursor: p };
+    }
+    case 'delete': {
+      if (cursor === text.length) return { text, cursor };
+      return { text: text.slice(0, cursor) + text.slice(nextBoundary(text, cursor)), cursor };
+    }
+    case 'left':
+      return { text, cursor: cursor === 0 ? 0 : prevBoundary(text, cursor) };
+    case 'right':
+      return { text, cursor: nextBoundary(text, cursor) };
+    case 'home':
+      return { text, cursor: 0 };
+    case 'end':
+      return { text, cursor: text.length };
+    case 'wordLeft':
+      return { text, cursor: wordStartBefore(text, cursor, isWord) };
+    case 'wordRight':
+      return { text, cursor: wordEndAfter(text, cursor) };
+    case 'deleteWordBefore': {
+      const start = wordStartBefore(text, cursor, (g) => !isSpace(g));
+      return { text: text.slice(0, start) + text.slice(cursor), cursor: start };
+    }
+    case 'clear':
+      return EMPTY_LINE;
+    case 'killToEnd':
+      return { text: text.slice(0, cursor), cursor };
+  }
+}
+
+/** The longest prefix of whole graphemes of `s` within `max` code units. */
+function graphemesWithin(s: string, max: number): string {
+  let out = '';
+  for (const g of graphemes(s)) {
+    if (out.length + g.length > max) break;
+    out += g;
+  }
+  return out;
+}
+
+/** The key fields line editing reads; ink's Key fits. */
+export interface KeyLike {
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  home?: boolean;
+  end?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  tab?: boolean;
+  upArrow?: boolean;
+  downArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+}
+
+/**
+ * The edit a key means in the line, or null when it is not a line edit (the
+ * caller routes it elsewhere: Enter, Esc, ↑/↓ for history, Tab). Ink reports
+ * Backspace as `delete`, so both erase before the cursor; Ctrl-D deletes
+ * under it, as in a shell.
+ */
+export function keyToEdit(input: string, key: KeyLike): EditAction | null {
+  if (key.return || key.escape || key.tab || key.upArrow || key.downArrow) return null;
+  if (key.pageUp || key.pageDown) return null;
+  if (key.leftArrow) return key.ctrl || key.meta ? { type: 'wordLeft' } : { type: 'left' };
+  if (key.rightArrow) return key.ctrl || key.meta ? { type: 'wordRight' } : { type: 'right' };
+  if (key.home) return { type: 'home' };
+  if (key.end) return { type: 'end' };
+  if (key.backspace || key.delete)
+    return key.meta ? { type: 'deleteWordBefore' } : { type: 'backspace' };
+  if (key.ctrl) {
+    switch (input) {
+      case 'a':
+        return { type: 'home' };
+      case 'e':
+        return { type: 'end' };
+      case 'b':
+        return { type: 'left' };
+      case 'f':
+        return { type: 'right' };
+      case 'd':
+        return { type: 'delete' };
+      case 'h':
+        return { type: 'backspace' };
+      case 'w':
+        return { type: 'deleteWordBefore' };
+      case 'u':
+        return { type: 'clear' };
+      case 'k':
+        return { type: 'killToEnd' };
+      default:
+        return null;
+    }
+  }
+  if (key.meta) {
+    if (input === 'b') return { type: 'wordLeft' };
+    if (input === 'f') return { type: 'wordRight' };
+    return null;
+  }
+  return input === '' ? null : { type: 'insert', text: input };
+}
+
+// ------------------------------------------------------------------ history
+
+/** Queries remembered; enough for weeks of use, small enough to read at start in no time. */
+export const HISTORY_MAX = 200;
+
+export interface History {
+  /** Oldest first, no duplicates. */
+  entries: readonly string[];
+  /** Index into entries while walking, null at the draft. */
+  index: number | null;
+  /** The line as it was before ↑, given back by ↓ past the newest entry. */
+  draft: string;
+}
+
+export function historyOf(entries: readonly string[]): History {
+  return { entries: normalizeEntries(entries), index: null, draft: '' };
+}
+
+function normalizeEntries(entries: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const e of entries) {
+    if (typeof e !== 'string') continue;
+    const q = cleanInsert(e).trim();
+    if (q === '') continue;
+    const at = out.indexOf(q);
+    if (at >= 0) out.splice(at, 1);
+    out.push(q);
+  }
+  return out.slice(-HISTORY_MAX);
+}
+
+/** Remember a query run: moved to the newest place if already there; the walk resets. */
+export function recordQuery(h: History, query: string, max: number = HISTORY_MAX): History {
+  const q = cleanInsert(query).trim();
+  if (q === '') return { ...h, index: null, draft: '' };
+  const entries = [...h.entries.filter((e) => e !== q), q].slice(-Math.max(1, max));
+  return { entries, index: null, draft: '' };
+}
+
+/** ↑: the previous (older) entry; the first ↑ keeps the current line as the draft. */
+export function historyUp(
+  h: History,
+  current: string,
+): { history: History; line: LineState } | null {
+  if (h.entries.length === 0) return null;
+  if (h.index === 0) return null;
+  const index = h.index === null ? h.entries.length - 1 : h.index - 1;
+  const draft = h.index === null ? current : h.draft;
+  return { history: { ...h, index, draft }, line: lineOf(h.entries[index] as string) };
+}
+
+/** ↓: the next (newer) entry, and past the newest the draft as it was. */
+export function historyDown(h: History): { history: History; line: LineState } | null {
+  if (h.index === null) return null;
+  if (h.index >= h.entries.length - 1)
+    return { history: { ...h, index: null, draft: '' }, line: lineOf(h.draft) };
+  const index = h.index + 1;
+  return { history: { ...h, index }, line: lineOf(h.entries[index] as string) };
+}
+
+/**
+ * Where the history lives: `$XDG_CACHE_HOME/lookback/history.json`, else
+ * `~/Library/Caches/lookback/…` on macOS, `%LOCALAPPDATA%\lookback\…` on
+ * Windows, `~/.cache/lookback/…` elsewhere.
+ */
+export function historyPath(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  home: string,
+): string {
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg !== undefined && xdg !== '' && path.isAbsolute(xdg))
+    return join(xdg, 'lookback', 'history.json');
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'lookback', 'history.json');
+  if (platform === 'win32' && env.LOCALAPPDATA)
+    return join(env.LOCALAPPDATA, 'lookback', 'history.json');
+  return join(home, '.cache', 'lookback', 'history.json');
+}
+
+/** The saved queries, or [] when the file is missing or not ours (never throws). */
+export function loadHistory(file: string): string[] {
+  try {
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const queries = (data as { queries?: unknown })?.queries;
+    return Array.isArray(queries) ? normalizeEntries(queries) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Write the queries (at most HISTORY_MAX) through a temporary file and a
+ * rename, so a crash never leaves half a file. Returns an error line or null.
+ */
+export function saveHistory(file: string, entries: readonly string[]): string | null {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const body = JSON.stringify({ version: 1, queries: normalizeEntries(entries) }, null, 1);
+    writeFileSync(tmp, body + '\n', { mode: 0o600 });
+    renameSync(tmp, file);
+    return null;
+  } catch (err) {
+    return `search history not saved: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+export interface VisibleLine {
+  /** Text left of the cursor cell. */
+  before: string;
+  /** The grapheme under the cursor, or a space at the end of the line. */
+  at: string;
+  /** Text right of the cursor cell. */
+  after: string;
+  /** Column of the cursor cell within the visible part. */
+  column: number;
+  /** Text is hidden left / right of the visible part. */
+  clippedLeft: boolean;
+  clippedRight: boolean;
+}
+
+/**
+ * The part of the line that fits in `width` columns with the cursor cell
+ * visible: from the start when it fits, else with the cursor at the right
+ * edge. The cursor cell is a whole grapheme (two columns for a wide one), so
+ * the cursor is never drawn inside a wide character. before + at + after is
+ * at most `width` columns.
+ */
+export function visibleLine(state: LineState, width: number): VisibleLine {
+  const max = Number.isFinite(width) ? Math.max(0, Math.floor(width)) : 0;
+  const cursor = snap(state.text, state.cursor);
+  const g = graphemes(state.text);
+  const w = g.map((x) => displayWidth(x));
+  // Index of the cursor grapheme; at the end it is the virtual trailing space.
+  let ci = 0;
+  for (let at = 0; ci < g.length && at < cursor; ci++) at += (g[ci] as string).length;
+  const cellWidth = ci < g.length ? (w[ci] as number) : 1;
+  const empty = {
+    before: '',
+    at: '',
+    after: '',
+    column: 0,
+    clippedLeft: false,
+    clippedRight: false,
+  };
+  if (max < cellWidth)
+    return { ...empty, clippedLeft: cursor > 0, clippedRight: state.text.length > 0 };
+  let start = 0;
+  let used = 0;
+  for (let i = 0; i < ci; i++) used += w[i] as number;
+  while (used + cellWidth > max) used -= w[start++] as number;
+  let end = ci + 1; // exclusive index past the cursor grapheme (or the virtual space)
+  let total = used + cellWidth;
+  while (end < g.length && total + (w[end] as number) <= max) total += w[end++] as number;
+  return {
+    before: g.slice(start, ci).join(''),
+    at: ci < g.length ? (g[ci] as string) : ' ',
+    after: g.slice(ci + 1, Math.min(end, g.length)).join(''),
+    column: used,
+    clippedLeft: start > 0,
+    clippedRight: end < g.length,
+  };
+}
