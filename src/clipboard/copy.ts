@@ -46,8 +46,24 @@ export interface CopyDeps {
   timeoutMs?: number;
 }
 
+/**
+ * What a copy did. `confirmed` is true only when a program said it took the
+ * text (a clipboard tool or tmux exited 0); an OSC 52 sequence is written to
+ * the terminal, which answers nothing, so it is never confirmed. `status` is
+ * the line for the status bar and says where the text went, e.g. "copied to
+ * the clipboard by pbcopy" or "sent to the terminal by OSC 52; not confirmed".
+ */
 export type CopyResult =
-  { ok: true; method: Method; methods: Method[]; detail: string } | { ok: false; error: string };
+  | {
+      ok: true;
+      method: Method;
+      methods: Method[];
+      /** Short route names joined by " + " ("tmux buffer + pbcopy", "OSC 52 (not confirmed)"). */
+      detail: string;
+      confirmed: boolean;
+      status: string;
+    }
+  | { ok: false; error: string };
 
 /** Argument vectors per tool, tried in order (tmux before 3.2 has no `-w`). */
 const COMMANDS: Record<NativeMethod, readonly (readonly string[])[]> = {
@@ -143,13 +159,14 @@ async function copyNative(
   method: NativeMethod,
   text: string,
   deps: CopyDeps,
-): Promise<string | null> {
-  let failure: string | null = 'not attempted';
+): Promise<{ failure: string } | { argv: readonly string[] }> {
+  let failure = 'not attempted';
   for (const argv of COMMANDS[method]) {
-    failure = await runWithInput(argv, encode(method, text), deps.spawn, deps.timeoutMs);
-    if (failure === null) return null;
+    const outcome = await runWithInput(argv, encode(method, text), deps.spawn, deps.timeoutMs);
+    if (outcome === null) return { argv };
+    failure = outcome;
   }
-  return failure;
+  return { failure };
 }
 
 function insideScreen(env: NodeJS.ProcessEnv): boolean {
@@ -169,7 +186,25 @@ async function copyOsc52(
   } catch (err) {
     return { failure: reason(err) };
   }
-  return { detail: tmux ? 'OSC 52 (terminal, via tmux passthrough)' : 'OSC 52 (terminal)' };
+  return {
+    detail: tmux ? 'OSC 52 via tmux passthrough (not confirmed)' : 'OSC 52 (not confirmed)',
+  };
+}
+
+/** Where the text went, in words, for the status line. */
+function describeRoutes(done: readonly Method[], tmuxForwards: boolean): string {
+  const parts: string[] = [];
+  for (const method of done) {
+    if (method === 'tmux')
+      parts.push(
+        tmuxForwards
+          ? 'copied to the tmux buffer (tmux passes it on to the terminal, not confirmed)'
+          : 'copied to the tmux buffer (this tmux cannot pass it on to the terminal)',
+      );
+    else if (method === 'osc52') parts.push('sent to the terminal by OSC 52; not confirmed');
+    else parts.push(`copied to the clipboard by ${method}`);
+  }
+  return parts.join('; ');
 }
 
 /**
@@ -177,14 +212,15 @@ async function copyOsc52(
  * newlines and tabs) on the clipboard. Methods come from chooseMethods and
  * are tried in order until one works; a tmux buffer is additive, so after it
  * a native tool is still tried, because tmux may not reach the system
- * clipboard. OSC 52 success cannot be confirmed by the terminal; it counts
- * as done once written.
+ * clipboard. OSC 52 success cannot be confirmed by the terminal: once
+ * written it counts as sent, and the result says it is not confirmed.
  */
 export async function copyText(text: string, deps: CopyDeps): Promise<CopyResult> {
   const clean = sanitize(text);
   const done: Method[] = [];
   const details: string[] = [];
   const failures: string[] = [];
+  let tmuxForwards = false;
   for (const method of chooseMethods(deps.env, deps.platform, deps.has)) {
     if (method === 'osc52') {
       // `tmux load-buffer -w` has already forwarded the text to the terminal.
@@ -198,18 +234,26 @@ export async function copyText(text: string, deps: CopyDeps): Promise<CopyResult
       details.push(outcome.detail);
       break;
     }
-    const failure = await copyNative(method, clean, deps);
-    if (failure !== null) {
-      failures.push(`${method}: ${failure}`);
+    const outcome = await copyNative(method, clean, deps);
+    if ('failure' in outcome) {
+      failures.push(`${method}: ${outcome.failure}`);
       continue;
     }
+    if (method === 'tmux') tmuxForwards = outcome.argv.includes('-w');
     done.push(method);
     details.push(DETAIL[method]);
     if (method !== 'tmux') break;
   }
   const [first] = done;
   if (first === undefined) return { ok: false, error: `clipboard: ${failures.join('; ')}` };
-  return { ok: true, method: first, methods: done, detail: details.join(' + ') };
+  return {
+    ok: true,
+    method: first,
+    methods: done,
+    detail: details.join(' + '),
+    confirmed: done.some((m) => m !== 'osc52'),
+    status: describeRoutes(done, tmuxForwards),
+  };
 }
 
 function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {

@@ -80,7 +80,14 @@ export async function startHarness(
     queries: inlineBackend((req, post) => data.answer(req, post)),
     copy: async (text) => {
       copied.push(text);
-      return { ok: true, method: 'osc52', methods: ['osc52'], detail: 'fake clipboard' };
+      return {
+        ok: true,
+        method: 'osc52',
+        methods: ['osc52'],
+        detail: 'fake clipboard',
+        confirmed: false,
+        status: 'sent to the fake clipboard; not confirmed',
+      };
     },
     size,
     onQuit: () => {

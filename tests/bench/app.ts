@@ -351,7 +351,14 @@ async function mount(
   const workerFile = findWorkerFile();
   const inline = inlineBackend((req, post) => data.answer(req, post));
   const queries = workerFile ? workerBackend(workerFile, { path, profile: 'default' }) : inline;
-  const copied: CopyResult = { ok: true, method: 'osc52', methods: ['osc52'], detail: 'bench' };
+  const copied: CopyResult = {
+    ok: true,
+    method: 'osc52',
+    methods: ['osc52'],
+    detail: 'bench',
+    confirmed: false,
+    status: 'bench',
+  };
   const controller = new Controller({
     data,
     queries,

@@ -218,7 +218,14 @@ describe('copyText', () => {
     const { spawn, calls } = fakeSpawn();
     const d = deps({ env: { TMUX: 'x', SSH_TTY: '/dev/pts/1' }, spawn });
     const result = await copyText('hello 中文', d);
-    expect(result).toEqual({ ok: true, method: 'tmux', methods: ['tmux'], detail: 'tmux buffer' });
+    expect(result).toEqual({
+      ok: true,
+      method: 'tmux',
+      methods: ['tmux'],
+      detail: 'tmux buffer',
+      confirmed: true,
+      status: 'copied to the tmux buffer (tmux passes it on to the terminal, not confirmed)',
+    });
     expect(calls).toHaveLength(1);
     expect([calls[0]?.command, ...(calls[0]?.args ?? [])]).toEqual([
       'tmux',
@@ -234,7 +241,11 @@ describe('copyText', () => {
   it('falls back to tmux load-buffer without -w on old tmux', async () => {
     const { spawn, calls } = fakeSpawn({ tmux: [{ exit: 1 }, { exit: 0 }] });
     const result = await copyText('x', deps({ env: { TMUX: 'x' }, spawn }));
-    expect(result.ok).toBe(true);
+    expect(result).toMatchObject({
+      ok: true,
+      confirmed: true,
+      status: 'copied to the tmux buffer (this tmux cannot pass it on to the terminal)',
+    });
     expect(calls.map((c) => [c.command, ...c.args])).toEqual([
       ['tmux', 'load-buffer', '-w', '-'],
       ['tmux', 'load-buffer', '-'],
@@ -249,6 +260,9 @@ describe('copyText', () => {
       method: 'tmux',
       methods: ['tmux', 'pbcopy'],
       detail: 'tmux buffer + pbcopy',
+      confirmed: true,
+      status:
+        'copied to the tmux buffer (tmux passes it on to the terminal, not confirmed); copied to the clipboard by pbcopy',
     });
     expect(calls.map((c) => c.command)).toEqual(['tmux', 'pbcopy']);
   });
@@ -261,7 +275,9 @@ describe('copyText', () => {
       ok: true,
       method: 'osc52',
       methods: ['osc52'],
-      detail: 'OSC 52 (terminal)',
+      detail: 'OSC 52 (not confirmed)',
+      confirmed: false,
+      status: 'sent to the terminal by OSC 52; not confirmed',
     });
     expect(calls).toEqual([]);
     expect(d.written).toEqual([`${ESC}]52;c;${Buffer.from('anchor').toString('base64')}\x07`]);
@@ -274,7 +290,9 @@ describe('copyText', () => {
     expect(result).toMatchObject({
       ok: true,
       method: 'osc52',
-      detail: 'OSC 52 (terminal, via tmux passthrough)',
+      detail: 'OSC 52 via tmux passthrough (not confirmed)',
+      confirmed: false,
+      status: 'sent to the terminal by OSC 52; not confirmed',
     });
     expect(d.written[0]?.startsWith(`${ESC}Ptmux;`)).toBe(true);
   });
@@ -301,7 +319,12 @@ describe('copyText', () => {
   it('feeds clip.exe UTF-16LE with a BOM and CRLF line ends', async () => {
     const { spawn, calls } = fakeSpawn();
     const result = await copyText('a\n中', deps({ platform: 'win32', spawn }));
-    expect(result).toMatchObject({ ok: true, method: 'clip' });
+    expect(result).toMatchObject({
+      ok: true,
+      method: 'clip',
+      confirmed: true,
+      status: 'copied to the clipboard by clip',
+    });
     const bytes = calls[0]?.stdin ?? Buffer.alloc(0);
     expect([...bytes.subarray(0, 2)]).toEqual([0xff, 0xfe]);
     expect(bytes.subarray(2).toString('utf16le')).toBe('a\r\n中');
@@ -315,7 +338,13 @@ describe('copyText', () => {
     const d = deps({ env: { DISPLAY: ':0' }, spawn });
     const result = await copyText('x', d);
     expect(calls.map((c) => c.command)).toEqual(['xclip', 'xsel']);
-    expect(result).toMatchObject({ ok: true, method: 'osc52' });
+    // The tools failed, so the text only went to the terminal, and the result does not claim more.
+    expect(result).toMatchObject({
+      ok: true,
+      method: 'osc52',
+      confirmed: false,
+      status: 'sent to the terminal by OSC 52; not confirmed',
+    });
 
     const big = 'x'.repeat(OSC52_MAX_BYTES + 1);
     const failing = await copyText(
