@@ -196,7 +196,7 @@ describe('export file names', () => {
       ),
     ).toBe('2026-03-01-billing-migration-plan-ab12cd34.md');
     expect(exportBaseName({ sessionId: '../../etc/passwd', title: '..' }, 'json')).toBe(
-      'etcpasswd.json',
+      'tcpasswd.json',
     );
     expect(exportBaseName({ sessionId: '\u001b', title: '漢字 メモ' }, 'md')).toBe(
       '漢字-メモ-session.md',
