@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sanitizeLine } from '../text/sanitize.js';
-import { displayWidth, graphemes } from '../text/width.js';
+import { graphemes, safeWidth } from '../text/width.js';
 
 export interface LineState {
   text: string;
@@ -178,8 +178,11 @@ export interface KeyLike {
 /**
  * The edit a key means in the line, or null when it is not a line edit (the
  * caller routes it elsewhere: Enter, Esc, ↑/↓ for history, Tab). Ink reports
- * Backspace as `delete`, so both erase before the cursor; Ctrl-D deletes
- * under it, as in a shell.
+ * Backspace as `delete`, so both erase before the cursor. Ctrl-B, Ctrl-F and
+ * Ctrl-D are left to the app's key map (Ctrl-F switches the search mode,
+ * Ctrl-D pages), so readline's meanings for them are not taken here. Ctrl-U
+ * clears the line, as the search line's users expect; the key map's
+ * Ctrl-U (page up) should yield to it while typing.
  */
 export function keyToEdit(input: string, key: KeyLike): EditAction | null {
   if (key.return || key.escape || key.tab || key.upArrow || key.downArrow) return null;
@@ -196,12 +199,6 @@ export function keyToEdit(input: string, key: KeyLike): EditAction | null {
         return { type: 'home' };
       case 'e':
         return { type: 'end' };
-      case 'b':
-        return { type: 'left' };
-      case 'f':
-        return { type: 'right' };
-      case 'd':
-        return { type: 'delete' };
       case 'h':
         return { type: 'backspace' };
       case 'w':
@@ -350,14 +347,15 @@ export interface VisibleLine {
  * The part of the line that fits in `width` columns with the cursor cell
  * visible: from the start when it fits, else with the cursor at the right
  * edge. The cursor cell is a whole grapheme (two columns for a wide one), so
- * the cursor is never drawn inside a wide character. before + at + after is
- * at most `width` columns.
+ * the cursor is never drawn inside a wide character. Widths are measured as
+ * the widest common terminal draws them (safeWidth), so before + at + after
+ * fits `width` columns in any terminal; `column` is in the same measure.
  */
 export function visibleLine(state: LineState, width: number): VisibleLine {
   const max = Number.isFinite(width) ? Math.max(0, Math.floor(width)) : 0;
   const cursor = snap(state.text, state.cursor);
   const g = graphemes(state.text);
-  const w = g.map((x) => displayWidth(x));
+  const w = g.map((x) => safeWidth(x));
   // Index of the cursor grapheme; at the end it is the virtual trailing space.
   let ci = 0;
   for (let at = 0; ci < g.length && at < cursor; ci++) at += (g[ci] as string).length;
@@ -371,7 +369,13 @@ export function visibleLine(state: LineState, width: number): VisibleLine {
     clippedRight: false,
   };
   if (max < cellWidth)
-    return { ...empty, clippedLeft: cursor > 0, clippedRight: state.text.length > 0 };
+    // A grapheme wider than the whole field: a stand-in marks the cursor.
+    return {
+      ...empty,
+      at: max >= 1 ? '?' : '',
+      clippedLeft: ci > 0,
+      clippedRight: ci + 1 < g.length,
+    };
   let start = 0;
   let used = 0;
   for (let i = 0; i < ci; i++) used += w[i] as number;

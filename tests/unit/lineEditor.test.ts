@@ -20,7 +20,7 @@ import {
   type EditAction,
   type LineState,
 } from '../../src/app/lineEditor.js';
-import { displayWidth, graphemes } from '../../src/text/width.js';
+import { graphemes, safeWidth } from '../../src/text/width.js';
 
 const at = (text: string, cursor: number): LineState => ({ text, cursor });
 const run = (s: LineState, ...actions: EditAction['type'][]): LineState =>
@@ -136,6 +136,9 @@ describe('keyToEdit', () => {
     expect(keyToEdit('', { escape: true, meta: true })).toBeNull();
     expect(keyToEdit('', { upArrow: true })).toBeNull();
     expect(keyToEdit('x', { ctrl: true })).toBeNull();
+    // The app's key map owns these (search mode, paging).
+    expect(keyToEdit('f', { ctrl: true })).toBeNull();
+    expect(keyToEdit('d', { ctrl: true })).toBeNull();
   });
 });
 
@@ -236,7 +239,7 @@ describe('visibleLine', () => {
     expect(v).toMatchObject({ before: 'り文', at: ' ', clippedLeft: true, clippedRight: false });
     const w = visibleLine(at('ab漢字cd', 2), 3);
     expect(w.at).toBe('漢');
-    expect(displayWidth(w.before + w.at + w.after)).toBeLessThanOrEqual(3);
+    expect(safeWidth(w.before + w.at + w.after)).toBeLessThanOrEqual(3);
   });
 
   it('never exceeds the width and always shows the cursor cell (property)', () => {
@@ -245,14 +248,15 @@ describe('visibleLine', () => {
       fc.property(
         fc.array(unit, { maxLength: 30 }),
         fc.nat(),
-        fc.integer({ min: 2, max: 20 }),
+        fc.integer({ min: 1, max: 20 }),
         (parts, pos, width) => {
           const text = parts.join('');
           const state = run(at(text, 0), ...Array<'right'>(pos % (parts.length + 1)).fill('right'));
           const v = visibleLine(state, width);
-          expect(displayWidth(v.before + v.at + v.after)).toBeLessThanOrEqual(width);
+          expect(safeWidth(v.before + v.at + v.after)).toBeLessThanOrEqual(width);
           expect(v.at).not.toBe('');
-          expect(v.column).toBe(displayWidth(v.before));
+          expect(v.column).toBe(safeWidth(v.before));
+          if (v.at === '?' && !text.includes('?')) return; // the cursor grapheme is wider than the field
           expect(
             text.includes(
               v.before + (v.at === ' ' && state.cursor === text.length ? '' : v.at) + v.after,
