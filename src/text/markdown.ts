@@ -237,10 +237,11 @@ function indentOf(line: string): number {
 function paragraph(lines: readonly string[], width: number, style: Style | null): Draft[] {
   const out: Draft[] = [];
   for (const line of lines) {
-    const draft = inline(
-      line.trim() === '' ? '' : line.replace(/^ {0,3}/, '').replace(/ {2,}$/, ''),
-    );
-    out.push(...wrapDraft(style === null ? draft : restyle(draft, style), width));
+    // Leading spaces are kept (agents indent trees and outputs); wrapped parts align under them.
+    const lead = /^ */.exec(line)?.[0].length ?? 0;
+    const draft = inline(line.trim() === '' ? '' : line.replace(/ {2,}$/, ''));
+    const styled = style === null ? draft : restyle(draft, style);
+    out.push(...wrapDraft(styled, width, Math.min(lead, Math.floor(width / 2))));
   }
   return out;
 }

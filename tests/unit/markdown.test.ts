@@ -270,3 +270,14 @@ describe('long lines', () => {
     expect(lines.every((l) => l.every((s) => s.style === 'plain'))).toBe(true);
   });
 });
+
+describe('indentation', () => {
+  it('keeps leading spaces of plain lines and wraps under them', () => {
+    expect(md('src/\n  app/\n    controller.ts is a long file name here', 24)).toEqual([
+      'src/',
+      '  app/',
+      '    controller.ts is a',
+      '    long file name here',
+    ]);
+  });
+});
