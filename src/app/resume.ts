@@ -3,8 +3,12 @@
  * vector for spawn (never a shell string: a session id or profile name is one
  * argument whatever it contains). Hermes takes `-p/--profile NAME` (read
  * before anything else, so it wins over the sticky `active_profile`) and
- * `-r/--resume SESSION_ID`. The command can be replaced with a template in
- * LOOKBACK_RESUME (or the config), e.g. `hermes -p {profile} --resume {id}`.
+ * `-r/--resume SESSION` (an id, a title, or `latest`), and itself changes
+ * into the session's recorded working directory (unless --no-restore-cwd),
+ * so the caller runs the command from where it is. The command can be
+ * replaced with a template in LOOKBACK_RESUME (or the config), e.g.
+ * `hermes -p {profile} --resume {id}`; `{cwd}` is there for agents that need
+ * to be told the directory.
  */
 import { sanitizeLine } from '../text/sanitize.js';
 
@@ -33,8 +37,6 @@ export type ResumePlan =
   | {
       ok: true;
       argv: string[];
-      /** Run there when it still exists; the session's own directory. */
-      cwd?: string;
       /** The command as a person would type it, for the status line (not for a shell). */
       display: string;
     }
@@ -92,6 +94,12 @@ export function resumeCommand(
     return { ok: false, error: 'cannot resume: the session id is empty or has control characters' };
   if (id.startsWith('-'))
     return { ok: false, error: `cannot resume: session id ${id} would read as an option` };
+  // Hermes reads `--resume latest` as "the most recent session", not an id.
+  if (id.toLowerCase() === 'latest')
+    return {
+      ok: false,
+      error: 'cannot resume: a session id "latest" means another session to hermes',
+    };
   const fromEnv = options.env?.[RESUME_ENV];
   const custom = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : options.configTemplate;
   const agent = (target.agent ?? 'hermes').toLowerCase();
@@ -131,7 +139,5 @@ export function resumeCommand(
       ok: false,
       error: `cannot resume: hermes does not accept the profile name ${sanitizeLine(profile)}`,
     };
-  const plan: ResumePlan = { ok: true, argv, display: argv.map(shown).join(' ') };
-  if (target.cwd) plan.cwd = target.cwd;
-  return plan;
+  return { ok: true, argv, display: argv.map(shown).join(' ') };
 }

@@ -36,7 +36,6 @@ describe('resumeCommand', () => {
         '--in',
         '/tmp/my dir',
       ],
-      cwd: '/tmp/my dir',
       display: `my-agent --home '/Users/me/Agent Home' resume=20260301_120000_ab12cd --in '/tmp/my dir'`,
     });
     const fromConfig = resumeCommand(target, { env: {}, configTemplate: 'x {id}' });
@@ -51,6 +50,7 @@ describe('resumeCommand', () => {
       error: 'cannot resume: session id --help would read as an option',
     });
     expect(resumeCommand({ sessionId: 'a\u001b]52;c;x\u0007', profile: 'work' }).ok).toBe(false);
+    expect(resumeCommand({ sessionId: 'latest', profile: 'work' }).ok).toBe(false);
   });
 
   it('says what is wrong in one line', () => {
