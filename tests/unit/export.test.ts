@@ -215,3 +215,18 @@ describe('export file names', () => {
     ).toBe('/out/a-y.md');
   });
 });
+
+describe('Markdown options', () => {
+  const info: ConversationInfo = { profile: 'default', sessionId: 's1', title: 'T' };
+  it('reasoning only when asked; system prompts fenced as text', () => {
+    const m = msg({ content: 'answer', reasoning: 'because' });
+    expect(conversationMarkdown(info, [m]).text).not.toContain('because');
+    expect(conversationMarkdown(info, [m], { reasoning: true }).text).toContain(
+      '<details><summary>reasoning</summary>\n\n```text\nbecause\n```\n\n</details>',
+    );
+    const sys = conversationMarkdown(info, [msg({ role: 'system', content: '# not a heading' })]);
+    expect(sys.text).toContain(
+      '### system · 2026-03-01T12:00:00Z · #1\n\n```text\n# not a heading\n```',
+    );
+  });
+});

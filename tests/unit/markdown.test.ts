@@ -281,3 +281,19 @@ describe('indentation', () => {
     ]);
   });
 });
+
+describe('highlightCode: multi-line constructs and word edges', () => {
+  const styles = (code: string, lang: string): string[] =>
+    show(highlightCode(code, lang).map((d) => d.map((s) => ({ ...s, start: 0 }))));
+  it('python triple-quoted strings span lines; SQL keywords in any case; shell # inside a word', () => {
+    expect(styles('x = """a\nb""" + 1', 'py')).toEqual([
+      'x {punct:=} {string:"""a}',
+      '{string:b"""} {punct:+} {number:1}',
+    ]);
+    expect(styles('select 1 From t', 'sql')).toEqual([
+      '{keyword:select} {number:1} {keyword:From} t',
+    ]);
+    expect(styles('echo a#b # c', 'sh')).toEqual(['{keyword:echo} a#b {comment:# c}']);
+    expect(styles('cat done-file', 'bash')).toEqual(['cat done{punct:-}file']); // done: not the keyword
+  });
+});
