@@ -1,12 +1,12 @@
 import React, { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { Box, useInput, type Key } from 'ink';
 import { homedir } from 'node:os';
-import type { Controller } from '../src/app/controller.js';
+import type { Controller } from '../src/app/controller/controller.js';
 import { tildePath } from '../src/text/format.js';
-import { hints } from '../src/app/keymap.js';
-import type { Size } from '../src/app/screen.js';
-import { screenOf, viewHeight, type AppState } from '../src/app/state.js';
-import { useTerminalSize } from '../src/app/useTerminalSize.js';
+import { hints } from '../src/app/input/keymap.js';
+import type { Size } from '../src/app/geometry/screen.js';
+import { screenOf, viewHeight, type AppState } from '../src/app/state/reduce.js';
+import { useTerminalSize } from './useTerminalSize.js';
 import { CopyMenu } from './CopyMenu.js';
 import { Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';

@@ -1,5 +1,5 @@
 import React from 'react';
-import type { Line } from '../src/app/layout.js';
+import type { Line } from '../src/app/geometry/lineLayout.js';
 import type { CopyOption } from '../src/app/model.js';
 import { glyph } from '../src/app/theme.js';
 import { sanitizeLine } from '../src/text/sanitize.js';

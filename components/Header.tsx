@@ -1,6 +1,6 @@
 import React from 'react';
 import { formatCount } from '../src/text/format.js';
-import { fitLine, type Span } from '../src/app/layout.js';
+import { fitLine, type Span } from '../src/app/geometry/lineLayout.js';
 import type { SearchMode, Sort } from '../src/app/model.js';
 import { sanitizeLine } from '../src/text/sanitize.js';
 import { displayWidth, truncate } from '../src/text/width.js';

@@ -1,6 +1,6 @@
 import React from 'react';
-import { helpLayout } from '../src/app/help.js';
-import { fitLine, type Line, type Span } from '../src/app/layout.js';
+import { helpLayout } from '../src/app/input/help.js';
+import { fitLine, type Line, type Span } from '../src/app/geometry/lineLayout.js';
 import { Pane } from './Pane.js';
 
 /** The help, generated from the key map: in columns when they fit, else one scrolling column. */

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Text } from 'ink';
-import type { Span } from '../src/app/layout.js';
+import type { Span } from '../src/app/geometry/lineLayout.js';
 import { theme, toneColor } from '../src/app/theme.js';
 
 interface Run {

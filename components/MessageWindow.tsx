@@ -1,11 +1,17 @@
 import React from 'react';
 import { sanitizeLine } from '../src/text/sanitize.js';
 import { age, formatCount, plural } from '../src/text/format.js';
-import { GUTTER, layoutMessage, messageText, type Line, type Span } from '../src/app/layout.js';
+import {
+  GUTTER,
+  layoutMessage,
+  messageText,
+  type Line,
+  type Span,
+} from '../src/app/geometry/lineLayout.js';
 import type { MarkRef, Message } from '../src/app/model.js';
-import type { MessageView } from '../src/app/state.js';
+import type { MessageView } from '../src/app/state/reduce.js';
 import { glyph } from '../src/app/theme.js';
-import { messageCount, position, visibleSlice, type Measure } from '../src/app/window.js';
+import { messageCount, position, visibleSlice, type Measure } from '../src/app/geometry/window.js';
 import { Pane } from './Pane.js';
 
 export interface MessageWindowProps {

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box } from 'ink';
-import { fitLine, type Line, type Span } from '../src/app/layout.js';
+import { fitLine, type Line, type Span } from '../src/app/geometry/lineLayout.js';
 import { toneColor, type Tone } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';
 import { LineView } from './Line.js';

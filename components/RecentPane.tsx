@@ -1,7 +1,7 @@
 import React from 'react';
 import { age, formatCount } from '../src/text/format.js';
-import type { Line, Span } from '../src/app/layout.js';
-import { visibleRange, type ListState } from '../src/app/list.js';
+import type { Line, Span } from '../src/app/geometry/lineLayout.js';
+import { visibleRange, type ListState } from '../src/app/geometry/list.js';
 import type { SessionRow } from '../src/app/model.js';
 import { glyph } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';

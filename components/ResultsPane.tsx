@@ -1,9 +1,9 @@
 import React from 'react';
 import { age, formatCount, plural } from '../src/text/format.js';
-import type { Line, Span } from '../src/app/layout.js';
-import { visibleRange, type ListState } from '../src/app/list.js';
+import type { Line, Span } from '../src/app/geometry/lineLayout.js';
+import { visibleRange, type ListState } from '../src/app/geometry/list.js';
 import type { ResultItem, SearchMode, SearchPath } from '../src/app/model.js';
-import { RESULT_ROWS } from '../src/app/screen.js';
+import { RESULT_ROWS } from '../src/app/geometry/screen.js';
 import { glyph } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';
 import { Pane } from './Pane.js';

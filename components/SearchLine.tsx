@@ -1,5 +1,5 @@
 import React from 'react';
-import { fitLine, type Span } from '../src/app/layout.js';
+import { fitLine, type Span } from '../src/app/geometry/lineLayout.js';
 import type { SearchMode } from '../src/app/model.js';
 import { glyph } from '../src/app/theme.js';
 import { sanitizeLine } from '../src/text/sanitize.js';

@@ -1,6 +1,6 @@
 import React from 'react';
 import { formatCount, plural } from '../src/text/format.js';
-import { fitLine, type Span } from '../src/app/layout.js';
+import { fitLine, type Span } from '../src/app/geometry/lineLayout.js';
 import type { HiddenCounts, StatusMessage } from '../src/app/model.js';
 import type { Tone } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useStdout } from 'ink';
-import type { Size } from './screen.js';
+import type { Size } from '../src/app/geometry/screen.js';
 
 /** Used when the output is not a terminal (never drawn then, but the layout needs numbers). */
 const FALLBACK: Size = { cols: 80, rows: 24 };

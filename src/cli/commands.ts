@@ -173,6 +173,6 @@ async function runApp(flags: Flags): Promise<number> {
     );
     return 2;
   }
-  const { startApp } = await import('../app/start.js');
+  const { startApp } = await import('../tui/start.js');
   return startApp(flags);
 }

@@ -7,12 +7,12 @@ import {
   openTail,
   resolveAnchor,
   type QueryResponse,
-} from '../../src/app/data.js';
+} from '../../src/app/data/chainWindow.js';
 import { parseAnchor } from '../../src/anchors/parse.js';
 import { compressionChain } from '../../src/store/lineage.js';
 import { messagesAfter } from '../../src/store/messages.js';
 import { Store } from '../../src/store/store.js';
-import type { MsgWindow, WinItem } from '../../src/app/window.js';
+import type { MsgWindow, WinItem } from '../../src/app/geometry/window.js';
 import { makeStore } from './harness.js';
 
 const path = makeStore(60);

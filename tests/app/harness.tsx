@@ -12,11 +12,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
-import { Controller, type Timers } from '../../src/app/controller.js';
-import { DataSource } from '../../src/app/data.js';
-import { inlineBackend } from '../../src/app/queryClient.js';
-import type { Size } from '../../src/app/screen.js';
-import type { AppState } from '../../src/app/state.js';
+import { Controller, type Timers } from '../../src/app/controller/controller.js';
+import { DataSource } from '../../src/app/data/chainWindow.js';
+import { inlineBackend } from '../../src/app/query/client.js';
+import type { Size } from '../../src/app/geometry/screen.js';
+import type { AppState } from '../../src/app/state/reduce.js';
 import { App } from '../../components/App.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multi, scrollCall } from '../../src/anchors/format.js';
 import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { messagesAfter } from '../../src/store/messages.js';
-import { focusedMessage } from '../../src/app/window.js';
+import { focusedMessage } from '../../src/app/geometry/window.js';
 import { KEY, WIDE, makeStore, startHarness, type Harness } from './harness.js';
 
 let path: string;

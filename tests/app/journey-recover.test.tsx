@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { act } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { focusedMessage } from '../../src/app/window.js';
+import { focusedMessage } from '../../src/app/geometry/window.js';
 import { KEY, WIDE, makeStore, startHarness, type Harness } from './harness.js';
 
 let path: string;

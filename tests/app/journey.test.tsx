@@ -5,7 +5,7 @@ import {
   indexOfMessage,
   messageCount,
   WINDOW_MAX_MESSAGES,
-} from '../../src/app/window.js';
+} from '../../src/app/geometry/window.js';
 import { KEY, NARROW, WIDE, makeStore, startHarness, type Harness } from './harness.js';
 
 let path: string;

@@ -7,7 +7,7 @@ import {
   hints,
   matches,
   type Binding,
-} from '../../src/app/keymap.js';
+} from '../../src/app/input/keymap.js';
 
 describe('key map', () => {
   it('matches plain keys, named keys and modifiers', () => {

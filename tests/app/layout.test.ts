@@ -7,7 +7,7 @@ import {
   layoutMessageUncached,
   lineText,
   lineWidth,
-} from '../../src/app/layout.js';
+} from '../../src/app/geometry/lineLayout.js';
 
 function msg(over: Partial<Message>): Message {
   return {

@@ -4,7 +4,7 @@ import {
   IDLE_COLLECT_MS,
   exposeGc,
   idleCollector,
-} from '../../src/app/memory.js';
+} from '../../src/tui/memory.js';
 
 afterEach(() => {
   vi.useRealTimers();

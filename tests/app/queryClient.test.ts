@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { QueryRequest, QueryResponse } from '../../src/app/data.js';
-import { QueryClient, SUPERSEDE_AFTER_MS, type BackendFactory } from '../../src/app/queryClient.js';
+import type { QueryRequest, QueryResponse } from '../../src/app/data/chainWindow.js';
+import {
+  QueryClient,
+  SUPERSEDE_AFTER_MS,
+  type BackendFactory,
+} from '../../src/app/query/client.js';
 
 function search(generation: number): QueryRequest {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { route, splitKeys } from '../../src/app/router.js';
-import { initialState, reduce, type AppState } from '../../src/app/state.js';
+import { route, splitKeys } from '../../src/app/input/router.js';
+import { initialState, reduce, type AppState } from '../../src/app/state/reduce.js';
 
 function base(): AppState {
   return initialState({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultItem, SessionRow } from '../../src/app/model.js';
-import { initialState, reduce, selectedRecent, type AppState } from '../../src/app/state.js';
+import { initialState, reduce, selectedRecent, type AppState } from '../../src/app/state/reduce.js';
 
 function row(i: number): SessionRow {
   return {

@@ -8,7 +8,7 @@ import {
   onAbnormalExit,
   terminalModes,
   type ExitReason,
-} from '../../src/app/terminal.js';
+} from '../../src/tui/terminal.js';
 
 describe('terminal modes', () => {
   it('enters the alternate screen and restores everything in one write, once', () => {

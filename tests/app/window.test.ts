@@ -19,7 +19,7 @@ import {
   type Measure,
   type MsgWindow,
   type WinItem,
-} from '../../src/app/window.js';
+} from '../../src/app/geometry/window.js';
 
 function msg(id: number, session = 's1'): Message {
   return {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { QueryResponse } from '../../src/app/data.js';
-import { QueryClient, findWorkerFile, workerBackend } from '../../src/app/queryClient.js';
+import type { QueryResponse } from '../../src/app/data/chainWindow.js';
+import { QueryClient, findWorkerFile, workerBackend } from '../../src/app/query/client.js';
 import { makeStore } from './harness.js';
 
 const WORKER = resolve(import.meta.dirname, '../../dist/query-worker.js');

@@ -24,12 +24,16 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { scrollCall } from '../../src/anchors/format.js';
-import { Controller } from '../../src/app/controller.js';
-import { DataSource } from '../../src/app/data.js';
-import { findWorkerFile, inlineBackend, workerBackend } from '../../src/app/queryClient.js';
-import { clearLayoutCache } from '../../src/app/layout.js';
-import type { AppState } from '../../src/app/state.js';
-import { messageCount, WINDOW_MAX_MESSAGES, type MsgWindow } from '../../src/app/window.js';
+import { Controller } from '../../src/app/controller/controller.js';
+import { DataSource } from '../../src/app/data/chainWindow.js';
+import { findWorkerFile, inlineBackend, workerBackend } from '../../src/app/query/client.js';
+import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
+import type { AppState } from '../../src/app/state/reduce.js';
+import {
+  messageCount,
+  WINDOW_MAX_MESSAGES,
+  type MsgWindow,
+} from '../../src/app/geometry/window.js';
 import type { CopyResult } from '../../src/clipboard/copy.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
@@ -309,7 +313,7 @@ interface Mounted {
 
 type Ink = typeof import('ink');
 type AppModule = typeof import('../../components/App.js');
-type RunModule = typeof import('../../src/app/run.js');
+type RunModule = typeof import('../../src/tui/run.js');
 interface Loaded {
   ink: Ink;
   app: AppModule;
@@ -325,7 +329,7 @@ async function loadInk(): Promise<Loaded> {
   process.env.FORCE_COLOR ??= '1';
   const ink = await import('ink');
   const app = await import('../../components/App.js');
-  const run = await import('../../src/app/run.js');
+  const run = await import('../../src/tui/run.js');
   loaded = { ink, app, options: run.RENDER_OPTIONS };
   return loaded;
 }
@@ -708,7 +712,7 @@ async function processMemory(
       prev = Math.min(prev, index);
     }
     const scrolled = memoryOf(pid);
-    // The app collects its garbage once the keys stop (src/app/memory.ts).
+    // The app collects its garbage once the keys stop (src/tui/memory.ts).
     await sleep(2_500);
     const rested = memoryOf(pid);
     const reached = pos

@@ -11,14 +11,14 @@ import {
   scrollCall,
   windowMarkdown,
   type WindowMessage,
-} from '../anchors/format.js';
-import { parseAnchor, parseAnchors } from '../anchors/parse.js';
-import type { CopyResult } from '../clipboard/copy.js';
-import { contentText } from '../store/content.js';
-import type { Message } from '../store/types.js';
-import { termsFromQuery } from '../text/highlight.js';
-import { sanitizeLine } from '../text/sanitize.js';
-import { truncate } from '../text/width.js';
+} from '../../anchors/format.js';
+import { parseAnchor, parseAnchors } from '../../anchors/parse.js';
+import type { CopyResult } from '../../clipboard/copy.js';
+import { contentText } from '../../store/content.js';
+import type { Message } from '../../store/types.js';
+import { termsFromQuery } from '../../text/highlight.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { truncate } from '../../text/width.js';
 import {
   RECENT_FULL_LIMIT,
   recentFirstPage,
@@ -27,15 +27,15 @@ import {
   type Opened,
   type QueryResponse,
   type Recovery,
-} from './data.js';
-import { formatCount, plural } from '../text/format.js';
-import { fuzzyResults } from './fuzzy.js';
-import type { CommandId, KeyLike } from './keymap.js';
-import type { CopyOption, MarkRef, ResultItem, SessionRow } from './model.js';
-import { QueryClient, type BackendFactory } from './queryClient.js';
-import { route, splitKeys, type Routed } from './router.js';
-import { screenFor, type Size } from './screen.js';
-import { helpMaxScroll } from './help.js';
+} from '../data/chainWindow.js';
+import { formatCount, plural } from '../../text/format.js';
+import { fuzzyResults } from '../data/fuzzy.js';
+import type { CommandId, KeyLike } from '../input/keymap.js';
+import type { CopyOption, MarkRef, ResultItem, SessionRow } from '../model.js';
+import { QueryClient, type BackendFactory } from '../query/client.js';
+import { route, splitKeys, type Routed } from '../input/router.js';
+import { screenFor, type Size } from '../geometry/screen.js';
+import { helpMaxScroll } from '../input/help.js';
 import {
   initialState,
   isMarked,
@@ -50,14 +50,14 @@ import {
   type AppState,
   type MessageView,
   type StoreInfo,
-} from './state.js';
+} from '../state/reduce.js';
 import {
   SLICE_MESSAGES,
   adjacentHit,
   focusedMessage,
   indexOfMessage,
   visibleSlice,
-} from './window.js';
+} from '../geometry/window.js';
 
 /** Full-text search waits this long after the last key before asking (typing stays smooth; results still feel live). */
 export const SEARCH_DEBOUNCE_MS = 80;

@@ -4,10 +4,10 @@
  * chain, and answers the query worker's requests. Components never import the
  * store; the reducers never see it.
  */
-import type { ParsedAnchor } from '../anchors/parse.js';
-import { browse, firstUserText, hiddenCounts, previewOf } from '../store/browse.js';
-import { contentText } from '../store/content.js';
-import { childrenOf, compressionChain, rootOf, sessionMeta } from '../store/lineage.js';
+import type { ParsedAnchor } from '../../anchors/parse.js';
+import { browse, firstUserText, hiddenCounts, previewOf } from '../../store/browse.js';
+import { contentText } from '../../store/content.js';
+import { childrenOf, compressionChain, rootOf, sessionMeta } from '../../store/lineage.js';
 import {
   countBefore,
   countVisible,
@@ -17,10 +17,10 @@ import {
   owningSession,
   sessionEdge,
   visibleIds,
-} from '../store/messages.js';
-import { resolveRef, sessionsByPrefix } from '../store/resolve.js';
-import { discover, hitsInSessions } from '../store/search.js';
-import type { Store } from '../store/store.js';
+} from '../../store/messages.js';
+import { resolveRef, sessionsByPrefix } from '../../store/resolve.js';
+import { discover, hitsInSessions } from '../../store/search.js';
+import type { Store } from '../../store/store.js';
 import type {
   HiddenCounts,
   Message,
@@ -28,15 +28,15 @@ import type {
   SearchPath,
   SessionMeta,
   Sort,
-} from '../store/types.js';
+} from '../../store/types.js';
 import {
   parseSnippetMarkers,
   splitHighlights,
   termsFromQuery,
   type Segment,
-} from '../text/highlight.js';
-import { sanitizeLine } from '../text/sanitize.js';
-import type { ResultItem, SessionRow } from './model.js';
+} from '../../text/highlight.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import type { ResultItem, SessionRow } from '../model.js';
 import {
   OPEN_AFTER,
   OPEN_BEFORE,
@@ -44,7 +44,7 @@ import {
   isMessage,
   type MsgWindow,
   type WinItem,
-} from './window.js';
+} from '../geometry/window.js';
 
 /**
  * Rows of Recent read synchronously (at start, and on each change while the agent

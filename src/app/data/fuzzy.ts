@@ -4,8 +4,8 @@
  * list. Pure and fast enough to run on every key press (5,000 rows in a few ms).
  */
 import fuzzysort from 'fuzzysort';
-import type { Segment } from '../text/highlight.js';
-import type { ResultItem, SessionRow } from './model.js';
+import type { Segment } from '../../text/highlight.js';
+import type { ResultItem, SessionRow } from '../model.js';
 
 /** Results shown in fuzzy mode. */
 export const FUZZY_LIMIT = 100;

@@ -5,13 +5,13 @@
  * window scrolls over these lines, so all its arithmetic is on integers.
  * Everything that came from the store is sanitized here, before layout.
  */
-import { contentText, toolCallNames, type ToolCall } from '../store/content.js';
-import type { Message } from '../store/types.js';
-import { splitHighlights } from '../text/highlight.js';
-import { sanitize, sanitizeLine } from '../text/sanitize.js';
-import { displayWidth, truncate, wrap } from '../text/width.js';
-import { clockTime, formatCount } from '../text/format.js';
-import { glyph, roleTone, type Tone } from './theme.js';
+import { contentText, toolCallNames, type ToolCall } from '../../store/content.js';
+import type { Message } from '../../store/types.js';
+import { splitHighlights } from '../../text/highlight.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
+import { displayWidth, truncate, wrap } from '../../text/width.js';
+import { clockTime, formatCount } from '../../text/format.js';
+import { glyph, roleTone, type Tone } from '../theme.js';
 
 /** A run of text with one style. */
 export interface Span {

@@ -4,7 +4,7 @@
  * scrolled by line. Pure arithmetic over item heights; loading is the data
  * layer's job, deciding when and where to load is this module's.
  */
-import type { Message } from '../store/types.js';
+import type { Message } from '../../store/types.js';
 
 /**
  * Messages held at once. A conversation can have tens of thousands of

@@ -4,9 +4,9 @@
  * one column that scrolls. Pure (the view draws, the controller clamps).
  */
 import { helpSections } from './keymap.js';
-import type { Line } from './layout.js';
-import { displayWidth, truncate } from '../text/width.js';
-import type { Screen } from './screen.js';
+import type { Line } from '../geometry/lineLayout.js';
+import { displayWidth, truncate } from '../../text/width.js';
+import type { Screen } from '../geometry/screen.js';
 
 /** Descriptions narrower than this are cut mid-sentence: use fewer columns (and scroll) instead. */
 const MIN_DESCRIPTION = 34;

@@ -4,8 +4,8 @@
  * keyboard. One request at a time; the client supersedes stale ones.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Store } from '../store/store.js';
-import { answerQuery, type QueryRequest, type QueryResponse } from './data.js';
+import { Store } from '../../store/store.js';
+import { answerQuery, type QueryRequest, type QueryResponse } from '../data/chainWindow.js';
 
 export interface WorkerInit {
   path: string;

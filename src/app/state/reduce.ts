@@ -3,9 +3,9 @@
  * clipboard or the terminal: the controller loads data and dispatches the
  * results as actions; tests drive the reducer directly.
  */
-import type { Message } from '../store/types.js';
-import { layoutMessage, GUTTER } from './layout.js';
-import { EMPTY_LIST, clampList, moveBy, moveTo, pageBy, type ListState } from './list.js';
+import type { Message } from '../../store/types.js';
+import { layoutMessage, GUTTER } from '../geometry/lineLayout.js';
+import { EMPTY_LIST, clampList, moveBy, moveTo, pageBy, type ListState } from '../geometry/list.js';
 import type {
   CopyOption,
   HiddenCounts,
@@ -17,7 +17,7 @@ import type {
   Sort,
   StatusMessage,
   Tone,
-} from './model.js';
+} from '../model.js';
 import {
   PANES,
   innerWidth,
@@ -26,7 +26,7 @@ import {
   type PaneId,
   type Screen,
   type Size,
-} from './screen.js';
+} from '../geometry/screen.js';
 import {
   appendItems,
   appendLive,
@@ -42,7 +42,7 @@ import {
   type Measure,
   type MsgWindow,
   type WinItem,
-} from './window.js';
+} from '../geometry/window.js';
 
 export interface MessageView {
   win: MsgWindow;
