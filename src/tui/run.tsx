@@ -12,7 +12,7 @@ import { locateStore } from '../store/locate.js';
 import { Store } from '../store/store.js';
 import { App } from '../../components/App.js';
 import { Controller } from '../app/controller/controller.js';
-import { DataSource } from '../app/data/chainWindow.js';
+import { DataSource } from '../app/data/source.js';
 import { exposeGc, idleCollector } from './memory.js';
 import { findWorkerFile, inlineBackend, workerBackend } from '../app/query/client.js';
 import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';

@@ -1,13 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  answerQuery,
-  extendWindow,
-  loadRecent,
-  openHead,
-  openTail,
-  resolveAnchor,
-  type QueryResponse,
-} from '../../src/app/data/chainWindow.js';
+import { resolveAnchor } from '../../src/app/data/anchors.js';
+import { extendWindow, openHead, openTail } from '../../src/app/data/chainWindow.js';
+import { answerQuery, type QueryResponse } from '../../src/app/data/queries.js';
+import { loadRecent } from '../../src/app/data/rows.js';
 import { parseAnchor } from '../../src/anchors/parse.js';
 import { compressionChain } from '../../src/store/lineage.js';
 import { messagesAfter } from '../../src/store/messages.js';

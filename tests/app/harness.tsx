@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { Controller, type Timers } from '../../src/app/controller/controller.js';
-import { DataSource } from '../../src/app/data/chainWindow.js';
+import { DataSource } from '../../src/app/data/source.js';
 import { inlineBackend } from '../../src/app/query/client.js';
 import type { Size } from '../../src/app/geometry/screen.js';
 import type { AppState } from '../../src/app/state/reduce.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QueryRequest, QueryResponse } from '../../src/app/data/chainWindow.js';
+import type { QueryRequest, QueryResponse } from '../../src/app/data/queries.js';
 import {
   QueryClient,
   SUPERSEDE_AFTER_MS,

@@ -25,7 +25,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { scrollCall } from '../../src/anchors/format.js';
 import { Controller } from '../../src/app/controller/controller.js';
-import { DataSource } from '../../src/app/data/chainWindow.js';
+import { DataSource } from '../../src/app/data/source.js';
 import { findWorkerFile, inlineBackend, workerBackend } from '../../src/app/query/client.js';
 import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
 import type { AppState } from '../../src/app/state/reduce.js';

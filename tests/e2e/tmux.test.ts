@@ -10,12 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  answerQuery,
-  loadRecent,
-  RECENT_FULL_LIMIT,
-  SEARCH_LIMIT,
-} from '../../src/app/data/chainWindow.js';
+import { answerQuery, RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/app/data/queries.js';
+import { loadRecent } from '../../src/app/data/rows.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { displayWidth } from '../../src/text/width.js';

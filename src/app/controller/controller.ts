@@ -19,15 +19,11 @@ import type { Message } from '../../store/types.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { truncate } from '../../text/width.js';
-import {
-  RECENT_FULL_LIMIT,
-  recentFirstPage,
-  SEARCH_LIMIT,
-  type DataSource,
-  type Opened,
-  type QueryResponse,
-  type Recovery,
-} from '../data/chainWindow.js';
+import type { Opened } from '../data/chainWindow.js';
+import type { Recovery } from '../data/live.js';
+import { RECENT_FULL_LIMIT, SEARCH_LIMIT, type QueryResponse } from '../data/queries.js';
+import { recentFirstPage } from '../data/rows.js';
+import type { DataSource } from '../data/source.js';
 import { formatCount, plural } from '../../text/format.js';
 import { fuzzyResults } from '../data/fuzzy.js';
 import type { CommandId, KeyLike } from '../input/keymap.js';

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Store } from '../../store/store.js';
-import { answerQuery, type QueryRequest, type QueryResponse } from '../data/chainWindow.js';
+import { answerQuery, type QueryRequest, type QueryResponse } from '../data/queries.js';
 
 export interface WorkerInit {
   path: string;

@@ -1,0 +1,97 @@
+/**
+ * The app's only door to the store: everything the main thread asks of it,
+ * bound to one open store. Components never import the store; the reducers
+ * never see it. (The query worker answers through queries.ts.)
+ */
+import type { ParsedAnchor } from '../../anchors/parse.js';
+import { compressionChain } from '../../store/lineage.js';
+import type { Store } from '../../store/store.js';
+import type { MsgWindow } from '../geometry/window.js';
+import type { ResultItem, SessionRow } from '../model.js';
+import { resolveAnchor } from './anchors.js';
+import {
+  chainHits,
+  extendWindow,
+  openAt,
+  openHead,
+  openTail,
+  ownerOf,
+  type Loaded,
+  type Opened,
+} from './chainWindow.js';
+import { liveUpdate, type LiveUpdate } from './live.js';
+import { answerQuery, type QueryRequest, type QueryResponse } from './queries.js';
+import { branchRows, loadRecent, type RecentAnswer } from './rows.js';
+
+/** Everything the main thread asks of the store, bound to one open store. */
+export class DataSource {
+  constructor(readonly store: Store) {}
+
+  get profile(): string {
+    return this.store.profile;
+  }
+
+  get path(): string {
+    return this.store.path;
+  }
+
+  get warnings(): string[] {
+    return this.store.warnings;
+  }
+
+  dataVersion(): number {
+    return this.store.dataVersion();
+  }
+
+  recent(limit: number, all: boolean): RecentAnswer {
+    return loadRecent(this.store, limit, all);
+  }
+
+  openAt(sessionId: string, messageId: number): Opened | null {
+    return openAt(this.store, sessionId, messageId);
+  }
+
+  openTail(sessionId: string): Opened | null {
+    return openTail(this.store, sessionId);
+  }
+
+  openHead(chain: readonly string[]): Opened | null {
+    return openHead(this.store, chain);
+  }
+
+  extend(win: MsgWindow, side: 'before' | 'after', n: number): Loaded {
+    return extendWindow(this.store, win, side, n);
+  }
+
+  hits(query: string, chain: readonly string[], roles: readonly string[]): number[] {
+    return chainHits(this.store, query, chain, roles);
+  }
+
+  chainOf(sessionId: string): string[] {
+    return this.store.read(() => compressionChain(this.store, sessionId));
+  }
+
+  ownerOf(messageId: number): string | null {
+    return ownerOf(this.store, messageId);
+  }
+
+  liveUpdate(win: MsgWindow): LiveUpdate | null {
+    return liveUpdate(this.store, win);
+  }
+
+  branches(row: SessionRow): SessionRow[] {
+    return branchRows(this.store, row);
+  }
+
+  resolve(anchor: ParsedAnchor): { items: ResultItem[]; message: string | null } {
+    return resolveAnchor(this.store, anchor);
+  }
+
+  answer(req: QueryRequest, post: (r: QueryResponse) => void): void {
+    answerQuery(this.store, req, post);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
