@@ -2,16 +2,16 @@ import React from 'react';
 import { sanitizeLine } from '../src/text/sanitize.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import {
-  GUTTER,
   layoutMessage,
   messageText,
   type Line,
   type Span,
 } from '../src/app/geometry/lineLayout.js';
 import type { MarkRef, Message } from '../src/app/model.js';
-import type { MessageView } from '../src/app/state/reduce.js';
+import { measureAt, messageTextWidth } from '../src/app/state/selectors.js';
+import type { MessageView } from '../src/app/state/types.js';
 import { glyph } from '../src/app/theme.js';
-import { messageCount, position, visibleSlice, type Measure } from '../src/app/geometry/window.js';
+import { messageCount, position, visibleSlice } from '../src/app/geometry/window.js';
 import { Pane } from './Pane.js';
 
 export interface MessageWindowProps {
@@ -67,16 +67,8 @@ export function windowLines(p: MessageWindowProps): Line[] {
   const loaded = messageCount(win.items);
   if (!win.atStart) lines.push(bookend('start', v.bookStart, win.before, 'earlier'));
   const marked = new Set(p.marks.map((m) => `${m.sessionId}#${m.messageId}`));
-  const width = Math.max(4, inner - GUTTER);
-  const measure: Measure = (item) =>
-    item.kind === 'divider'
-      ? 1
-      : layoutMessage(item.msg, {
-          width,
-          expanded: v.expanded.has(item.msg.id),
-          reasoning: v.reasoning,
-          terms: v.terms,
-        }).lines.length;
+  const width = messageTextWidth(inner);
+  const measure = measureAt(width, v);
   for (const row of visibleSlice(win, measure, p.viewHeight)) {
     const it = row.item;
     if (it.kind === 'divider') {

@@ -16,7 +16,7 @@ import { Controller, type Timers } from '../../src/app/controller/controller.js'
 import { DataSource } from '../../src/app/data/source.js';
 import { inlineBackend } from '../../src/app/query/client.js';
 import type { Size } from '../../src/app/geometry/screen.js';
-import type { AppState } from '../../src/app/state/reduce.js';
+import type { AppState } from '../../src/app/state/types.js';
 import { App } from '../../components/App.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

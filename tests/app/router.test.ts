@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { route, splitKeys } from '../../src/app/input/router.js';
-import { initialState, reduce, type AppState } from '../../src/app/state/reduce.js';
+import { initialState, reduce } from '../../src/app/state/reduce.js';
+import type { AppState } from '../../src/app/state/types.js';
 
 function base(): AppState {
   return initialState({
     size: { cols: 160, rows: 48 },
-    store: { profile: 'default', path: '/x/state.db', demo: false, warnings: [] },
+    store: { profile: 'default', path: '/x/state.db', demo: false },
     now: 0,
     rows: [],
   });

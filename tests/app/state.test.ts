@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultItem, SessionRow } from '../../src/app/model.js';
-import { initialState, reduce, selectedRecent, type AppState } from '../../src/app/state/reduce.js';
+import { initialState, reduce } from '../../src/app/state/reduce.js';
+import { selectedRecent } from '../../src/app/state/selectors.js';
+import type { AppState } from '../../src/app/state/types.js';
 
 function row(i: number): SessionRow {
   return {
@@ -42,7 +44,7 @@ function result(i: number): ResultItem {
 function base(rows = 100): AppState {
   return initialState({
     size: { cols: 80, rows: 24 },
-    store: { profile: 'default', path: '/s.db', demo: false, warnings: [] },
+    store: { profile: 'default', path: '/s.db', demo: false },
     now: 0,
     rows: Array.from({ length: rows }, (_, i) => row(i)),
   });

@@ -28,7 +28,7 @@ import { Controller } from '../../src/app/controller/controller.js';
 import { DataSource } from '../../src/app/data/source.js';
 import { findWorkerFile, inlineBackend, workerBackend } from '../../src/app/query/client.js';
 import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
-import type { AppState } from '../../src/app/state/reduce.js';
+import type { AppState } from '../../src/app/state/types.js';
 import {
   messageCount,
   WINDOW_MAX_MESSAGES,

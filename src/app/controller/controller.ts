@@ -32,21 +32,17 @@ import { QueryClient, type BackendFactory } from '../query/client.js';
 import { route, splitKeys, type Routed } from '../input/router.js';
 import { screenFor, type Size } from '../geometry/screen.js';
 import { helpMaxScroll } from '../input/help.js';
+import { initialState, reduce } from '../state/reduce.js';
 import {
-  initialState,
   isMarked,
   measureFor,
-  reduce,
   roles,
   selectedRecent,
   selectedResult,
   viewEdgeNeed,
   viewHeight,
-  type Action,
-  type AppState,
-  type MessageView,
-  type StoreInfo,
-} from '../state/reduce.js';
+} from '../state/selectors.js';
+import type { Action, AppState, MessageView, StoreInfo } from '../state/types.js';
 import {
   SLICE_MESSAGES,
   adjacentHit,
@@ -149,7 +145,6 @@ export class Controller {
       profile: o.data.profile,
       path: o.data.path,
       demo: o.demo ?? false,
-      warnings: o.data.warnings,
     };
     this.state = initialState({ size: o.size, store, now: this.now() / 1000 });
     this.client = new QueryClient(

@@ -14,7 +14,7 @@ import {
   type CommandId,
   type KeyLike,
 } from './keymap.js';
-import type { AppState } from '../state/reduce.js';
+import type { AppState } from '../state/types.js';
 
 export type Routed =
   | { kind: 'command'; command: CommandId }

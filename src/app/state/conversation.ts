@@ -1,0 +1,109 @@
+/** The open conversation: its message window, live growth, expansion and focus. */
+import {
+  appendItems,
+  appendLive,
+  focusIndex,
+  indexOfMessage,
+  moveFocus,
+  openWindow,
+  pageMove,
+  prependItems,
+  relayout,
+  type Measure,
+} from '../geometry/window.js';
+import { measureFor, viewHeight } from './selectors.js';
+import type { AppState, ConversationAction, MessageView } from './types.js';
+
+export function setView(s: AppState, view: MessageView | null): AppState {
+  return { ...s, view };
+}
+
+function updateView(
+  s: AppState,
+  fn: (v: MessageView, measure: Measure, viewH: number) => MessageView,
+): AppState {
+  const v = s.view;
+  if (!v) return s;
+  return setView(s, fn(v, measureFor(s, v), viewHeight(s, v)));
+}
+
+export function reduceConversation(s: AppState, a: ConversationAction): AppState {
+  switch (a.type) {
+    case 'openView': {
+      const expanded = new Set<number>();
+      const reasoning = s.view?.reasoning ?? false;
+      const measure = measureFor(s, { expanded, reasoning, terms: a.view.terms });
+      const win = openWindow(
+        a.window,
+        a.focusIndex,
+        measure,
+        viewHeight(s, { win: a.window }),
+        a.placement,
+      );
+      return {
+        ...s,
+        view: { ...a.view, win, expanded, reasoning },
+        pane: 'messages',
+        origin: a.origin,
+        typing: false,
+        overlay: null,
+      };
+    }
+    case 'extendView':
+      return updateView(s, (v, measure, viewH) => ({
+        ...v,
+        win:
+          a.side === 'before'
+            ? prependItems(v.win, a.items, a.reached, measure, viewH)
+            : appendItems(v.win, a.items, a.reached, measure, viewH),
+      }));
+    case 'liveAppend':
+      return updateView(s, (v, measure, viewH) => ({
+        ...v,
+        live: a.live,
+        bookEnd: a.bookEnd === undefined ? v.bookEnd : a.bookEnd,
+        win: appendLive(v.win, a.items, measure, viewH),
+      }));
+    case 'chainGrew':
+      return updateView(s, (v) => ({
+        ...v,
+        live: a.live,
+        win: { ...v.win, chain: a.chain, total: a.total, atEnd: false },
+      }));
+    case 'viewNav':
+      return updateView(s, (v, measure, viewH) => ({
+        ...v,
+        win:
+          a.move === 'line'
+            ? moveFocus(v.win, measure, viewH, a.dir)
+            : pageMove(v.win, measure, viewH, a.dir),
+      }));
+    case 'focusMessage':
+      return updateView(s, (v, measure, viewH) => {
+        const i = indexOfMessage(v.win.items, a.id);
+        return i < 0 ? v : { ...v, win: focusIndex(v.win, i, measure, viewH) };
+      });
+    case 'toggleExpand':
+      return updateView(s, (v) => {
+        const item = v.win.items[v.win.focus];
+        if (!item || item.kind !== 'message') return v;
+        const expanded = new Set(v.expanded);
+        if (expanded.has(item.msg.id)) expanded.delete(item.msg.id);
+        else expanded.add(item.msg.id);
+        const next = { ...v, expanded };
+        // The header stays on its row; only the lines below it change.
+        return {
+          ...next,
+          win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
+        };
+      });
+    case 'toggleReasoning':
+      return updateView(s, (v) => {
+        const next = { ...v, reasoning: !v.reasoning };
+        return {
+          ...next,
+          win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
+        };
+      });
+  }
+}

@@ -1,0 +1,80 @@
+/** Derived values read by the reducer, the controller and the views. */
+import { GUTTER, layoutMessage } from '../geometry/lineLayout.js';
+import { innerWidth, screenFor, type Screen } from '../geometry/screen.js';
+import { edgeNeed, type Edge, type Measure, type MsgWindow } from '../geometry/window.js';
+import type { MarkRef, ResultItem, SessionRow } from '../model.js';
+import type { AppState, MessageView } from './types.js';
+
+export function screenOf(s: AppState): Screen {
+  return screenFor(s.size);
+}
+
+export function roles(s: AppState): string[] {
+  return s.search.tools ? ['user', 'assistant', 'tool'] : ['user', 'assistant'];
+}
+
+/** Columns of message text in a pane whose inside is `inner` columns wide (the gutter takes the rest). */
+export function messageTextWidth(inner: number): number {
+  return Math.max(4, inner - GUTTER);
+}
+
+export function messageWidth(s: AppState): number {
+  return messageTextWidth(innerWidth(screenOf(s), 'messages'));
+}
+
+/** Height of a message view's scrolling area: the pane less the bookend lines. */
+export function viewHeight(
+  s: AppState,
+  view: { win: Pick<MsgWindow, 'atStart' | 'atEnd'> } | null = s.view,
+): number {
+  const inner = screenOf(s).innerHeight;
+  if (!view) return inner;
+  const bookends = (view.win.atStart ? 0 : 1) + (view.win.atEnd ? 0 : 1);
+  return Math.max(1, inner - bookends);
+}
+
+/**
+ * The one measure of a message view: screen lines per window item at a text
+ * width. The reducer scrolls with it and MessageWindow draws with it, so the two
+ * can never disagree about where a line falls.
+ */
+export function measureAt(
+  width: number,
+  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'>,
+): Measure {
+  return (item) =>
+    item.kind === 'divider'
+      ? 1
+      : layoutMessage(item.msg, {
+          width,
+          expanded: view.expanded.has(item.msg.id),
+          reasoning: view.reasoning,
+          terms: view.terms,
+        }).lines.length;
+}
+
+export function measureFor(
+  s: AppState,
+  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'>,
+): Measure {
+  return measureAt(messageWidth(s), view);
+}
+
+export function selectedResult(s: AppState): ResultItem | null {
+  return s.results.items[s.results.list.selected] ?? null;
+}
+
+export function selectedRecent(s: AppState): SessionRow | null {
+  return s.recent.entries[s.recent.list.selected] ?? null;
+}
+
+export function isMarked(s: AppState, ref: MarkRef): boolean {
+  return s.marks.some((m) => m.sessionId === ref.sessionId && m.messageId === ref.messageId);
+}
+
+/** Which loaded edge of the message view should be extended now, if any. */
+export function viewEdgeNeed(s: AppState): Edge | null {
+  const v = s.view;
+  if (!v) return null;
+  return edgeNeed(v.win, measureFor(s, v), viewHeight(s, v));
+}

@@ -1,0 +1,225 @@
+/**
+ * The shape of all UI state and of every action the reducer takes. Nothing in
+ * state/ touches the store, the clipboard or the terminal: the controller loads
+ * data and dispatches the results as actions; tests drive the reducer directly.
+ */
+import type { Message } from '../../store/types.js';
+import type { ListState } from '../geometry/list.js';
+import type {
+  CopyOption,
+  HiddenCounts,
+  MarkRef,
+  ResultItem,
+  SearchMode,
+  SearchPath,
+  SessionRow,
+  Sort,
+  StatusMessage,
+  Tone,
+} from '../model.js';
+import type { PaneId, Size } from '../geometry/screen.js';
+import type { Edge, MsgWindow, WinItem } from '../geometry/window.js';
+
+export interface MessageView {
+  win: MsgWindow;
+  title: string;
+  source: string;
+  /** The chain's newest segment has not ended: the agent may still write to it. */
+  live: boolean;
+  /** The query whose hits are highlighted and walked with n/N (null: opened from Recent). */
+  query: string | null;
+  roles: readonly string[];
+  terms: readonly string[];
+  /** Hit message ids in the chain, in order. */
+  hits: readonly number[];
+  expanded: ReadonlySet<number>;
+  reasoning: boolean;
+  /** The result this view was opened from (n/N continue into its neighbours). */
+  resultKey: string | null;
+  /** The conversation's opening and closing messages, shown when the window does not reach them. */
+  bookStart: Message | null;
+  bookEnd: Message | null;
+}
+
+export type Overlay =
+  { kind: 'help'; scroll: number } | { kind: 'copy'; options: CopyOption[]; selected: number };
+
+export interface SearchState {
+  text: string;
+  mode: SearchMode;
+  sort: Sort;
+  /** Include tool output in full-text search. */
+  tools: boolean;
+  /** The newest search generation asked for; older answers are dropped. */
+  generation: number;
+}
+
+export interface ResultsState {
+  items: ResultItem[];
+  list: ListState;
+  /** The query (and mode) these results answer. */
+  forText: string;
+  busy: boolean;
+  message: string | null;
+  path: SearchPath | null;
+  /** Hits in each result's conversation, by result key (filled in as they are counted). */
+  hitCounts: Readonly<Record<string, number>>;
+}
+
+export interface RecentState {
+  rows: SessionRow[];
+  /** Rows with expanded branches nested: what the pane shows. */
+  entries: SessionRow[];
+  list: ListState;
+  /** Conversations whose branches are shown, by root id, with the branch rows. */
+  branches: Readonly<Record<string, SessionRow[]>>;
+  /** Every listed conversation is loaded (not just the first page). */
+  complete: boolean;
+  loaded: boolean;
+}
+
+export interface StoreInfo {
+  profile: string;
+  path: string;
+  /** The built-in demo store (no store was found). */
+  demo: boolean;
+}
+
+export interface AppState {
+  size: Size;
+  store: StoreInfo;
+  /** The active pane; with `typing` the search line has the keyboard and the pane follows it. */
+  pane: PaneId;
+  typing: boolean;
+  /** The list the message view was opened from (Esc returns there). */
+  origin: 'recent' | 'results';
+  search: SearchState;
+  results: ResultsState;
+  recent: RecentState;
+  hidden: HiddenCounts | null;
+  showHidden: boolean;
+  view: MessageView | null;
+  marks: MarkRef[];
+  overlay: Overlay | null;
+  status: StatusMessage | null;
+  /** Wall clock (epoch seconds) for ages; refreshed by the controller. */
+  now: number;
+}
+
+export type Action =
+  | { type: 'resize'; size: Size }
+  | { type: 'setPane'; pane: PaneId }
+  | { type: 'cyclePane'; dir: 1 | -1 }
+  | { type: 'setTyping'; on: boolean }
+  | { type: 'listNav'; pane: 'recent' | 'results'; move: 'line' | 'page' | 'edge'; dir: 1 | -1 }
+  | { type: 'listSelect'; pane: 'recent' | 'results'; index: number }
+  | { type: 'searchEdit'; edit: 'insert'; text: string }
+  | { type: 'searchEdit'; edit: 'backspace' | 'deleteWord' | 'clear' }
+  | { type: 'setMode'; mode: SearchMode }
+  | { type: 'cycleSort' }
+  | { type: 'toggleTools' }
+  | { type: 'searchStarted'; generation: number; forText: string }
+  | {
+      type: 'resultsLoaded';
+      generation: number;
+      forText: string;
+      items: ResultItem[];
+      path: SearchPath | null;
+      message: string | null;
+    }
+  | { type: 'hitCounts'; generation: number; counts: Record<string, number> }
+  | { type: 'clearResults' }
+  | { type: 'recentLoaded'; rows: SessionRow[]; complete: boolean; hidden?: HiddenCounts | null }
+  | { type: 'branchesLoaded'; rootId: string; rows: SessionRow[] }
+  | { type: 'collapseBranches'; rootId: string }
+  | { type: 'toggleHidden' }
+  | {
+      type: 'openView';
+      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning'>;
+      window: Omit<MsgWindow, 'top' | 'focus'>;
+      focusIndex: number;
+      placement: 'anchor' | 'top' | 'bottom';
+      /** The list Esc returns to. */
+      origin: 'recent' | 'results';
+    }
+  | { type: 'extendView'; side: Edge; items: WinItem[]; reached: boolean }
+  | { type: 'liveAppend'; items: WinItem[]; live: boolean; bookEnd?: Message | null }
+  | { type: 'chainGrew'; chain: string[]; total: number; live: boolean }
+  | { type: 'viewNav'; move: 'line' | 'page'; dir: 1 | -1 }
+  | { type: 'focusMessage'; id: number }
+  | { type: 'toggleExpand' }
+  | { type: 'toggleReasoning' }
+  | { type: 'toggleMark'; ref: MarkRef }
+  | { type: 'clearMarks' }
+  | { type: 'openHelp' }
+  | { type: 'helpScroll'; delta: number }
+  | { type: 'openCopyMenu'; options: CopyOption[] }
+  | { type: 'menuMove'; dir: 1 | -1 }
+  | { type: 'closeOverlay' }
+  | { type: 'status'; text: string; tone?: Tone }
+  | { type: 'clearStatus' }
+  | { type: 'tick'; now: number };
+
+export interface InitOptions {
+  size: Size;
+  store: StoreInfo;
+  now: number;
+  rows?: SessionRow[];
+  hidden?: HiddenCounts | null;
+}
+
+export type ListAction = Extract<
+  Action,
+  {
+    type:
+      | 'listNav'
+      | 'listSelect'
+      | 'searchStarted'
+      | 'resultsLoaded'
+      | 'hitCounts'
+      | 'clearResults'
+      | 'recentLoaded'
+      | 'branchesLoaded'
+      | 'collapseBranches'
+      | 'toggleHidden';
+  }
+>;
+
+export type ConversationAction = Extract<
+  Action,
+  {
+    type:
+      | 'openView'
+      | 'extendView'
+      | 'liveAppend'
+      | 'chainGrew'
+      | 'viewNav'
+      | 'focusMessage'
+      | 'toggleExpand'
+      | 'toggleReasoning';
+  }
+>;
+
+export type UiAction = Extract<
+  Action,
+  {
+    type:
+      | 'setPane'
+      | 'cyclePane'
+      | 'setTyping'
+      | 'searchEdit'
+      | 'setMode'
+      | 'cycleSort'
+      | 'toggleTools'
+      | 'toggleMark'
+      | 'clearMarks'
+      | 'openHelp'
+      | 'helpScroll'
+      | 'openCopyMenu'
+      | 'menuMove'
+      | 'closeOverlay'
+      | 'status'
+      | 'clearStatus'
+      | 'tick';
+  }
+>;

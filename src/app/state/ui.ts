@@ -1,0 +1,89 @@
+/** Panes, the search line, overlays, marks, the status line and the clock. */
+import { PANES } from '../geometry/screen.js';
+import type { Sort } from '../model.js';
+import { isMarked } from './selectors.js';
+import type { AppState, UiAction } from './types.js';
+
+const SORTS: readonly Sort[] = ['relevance', 'newest', 'oldest'];
+
+function deleteWord(text: string): string {
+  return text.replace(/\s*\S+\s*$/u, '');
+}
+
+function dropLastChar(text: string): string {
+  const chars = Array.from(text);
+  chars.pop();
+  return chars.join('');
+}
+
+export function reduceUi(s: AppState, a: UiAction): AppState {
+  switch (a.type) {
+    case 'setPane':
+      return { ...s, pane: a.pane, typing: false };
+    case 'cyclePane': {
+      const avail = PANES.filter((p) => p !== 'messages' || s.view !== null);
+      const i = avail.indexOf(s.pane);
+      const pane = avail[(i + a.dir + avail.length) % avail.length] ?? 'recent';
+      return { ...s, pane, typing: false };
+    }
+    case 'setTyping':
+      // While typing, the arrows move the results (as in fzf), so that pane is the active one.
+      return a.on ? { ...s, typing: true, pane: 'results' } : { ...s, typing: false };
+    case 'searchEdit': {
+      const t = s.search.text;
+      const text =
+        a.edit === 'insert'
+          ? t + a.text
+          : a.edit === 'backspace'
+            ? dropLastChar(t)
+            : a.edit === 'deleteWord'
+              ? deleteWord(t)
+              : '';
+      return text === t ? s : { ...s, search: { ...s.search, text } };
+    }
+    case 'setMode':
+      return { ...s, search: { ...s.search, mode: a.mode } };
+    case 'cycleSort': {
+      const i = SORTS.indexOf(s.search.sort);
+      return { ...s, search: { ...s.search, sort: SORTS[(i + 1) % SORTS.length] ?? 'relevance' } };
+    }
+    case 'toggleTools':
+      return { ...s, search: { ...s.search, tools: !s.search.tools } };
+    case 'toggleMark': {
+      const marked = isMarked(s, a.ref);
+      return {
+        ...s,
+        marks: marked
+          ? s.marks.filter(
+              (m) => !(m.sessionId === a.ref.sessionId && m.messageId === a.ref.messageId),
+            )
+          : [...s.marks, a.ref],
+      };
+    }
+    case 'clearMarks':
+      return { ...s, marks: [] };
+    case 'openHelp':
+      return { ...s, overlay: { kind: 'help', scroll: 0 } };
+    case 'helpScroll':
+      // Clamped by the view, which knows how many lines the help has at this size.
+      return s.overlay?.kind === 'help'
+        ? { ...s, overlay: { kind: 'help', scroll: Math.max(0, s.overlay.scroll + a.delta) } }
+        : s;
+    case 'openCopyMenu':
+      return { ...s, overlay: { kind: 'copy', options: a.options, selected: 0 } };
+    case 'menuMove': {
+      const o = s.overlay;
+      if (!o || o.kind !== 'copy' || o.options.length === 0) return s;
+      const n = o.options.length;
+      return { ...s, overlay: { ...o, selected: (o.selected + a.dir + n) % n } };
+    }
+    case 'closeOverlay':
+      return { ...s, overlay: null };
+    case 'status':
+      return { ...s, status: { text: a.text, tone: a.tone ?? 'info' } };
+    case 'clearStatus':
+      return s.status === null ? s : { ...s, status: null };
+    case 'tick':
+      return { ...s, now: a.now };
+  }
+}
