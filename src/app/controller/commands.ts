@@ -1,0 +1,146 @@
+/** Keys become commands (input/), and each command id has one handler here. */
+import { screenFor } from '../geometry/screen.js';
+import { helpMaxScroll } from '../input/help.js';
+import type { CommandId } from '../input/keymap.js';
+import type { Routed } from '../input/router.js';
+import { nav, open, toggleExpand, walkHits } from './conversation.js';
+import { copy, copyAnchor, openCopyMenu, toggleMark } from './copy.js';
+import type { Ctx } from './ctx.js';
+import { reloadRecent, tree } from './recent.js';
+import { paste, searchChanged } from './search.js';
+
+export function apply(ctx: Ctx, r: Routed): void {
+  switch (r.kind) {
+    case 'command':
+      return commands[r.command](ctx);
+    case 'type':
+      ctx.dispatch({ type: 'searchEdit', edit: 'insert', text: r.text });
+      return searchChanged(ctx);
+    case 'edit':
+      ctx.dispatch({ type: 'searchEdit', edit: r.edit });
+      return searchChanged(ctx);
+    case 'paste':
+      return paste(ctx, r.text);
+    case 'closeOverlay':
+      return ctx.dispatch({ type: 'closeOverlay' });
+    case 'helpScroll': {
+      const o = ctx.state.overlay;
+      if (o?.kind !== 'help') return;
+      // Keep the offset within what the help can scroll at this size.
+      const max = helpMaxScroll(screenFor(ctx.state.size));
+      return ctx.dispatch({
+        type: 'helpScroll',
+        delta: Math.max(-o.scroll, Math.min(r.delta, max - o.scroll)),
+      });
+    }
+    case 'menu': {
+      const o = ctx.state.overlay;
+      if (!o || o.kind !== 'copy') return;
+      if (r.action === 'move') return ctx.dispatch({ type: 'menuMove', dir: r.dir });
+      const option = o.options[r.index ?? o.selected];
+      if (!option) return;
+      ctx.dispatch({ type: 'closeOverlay' });
+      return copy(ctx, option.text, option.label);
+    }
+  }
+}
+
+type Nav = 'nav.down' | 'nav.up' | 'nav.pageDown' | 'nav.pageUp' | 'nav.top' | 'nav.bottom';
+const navTo =
+  (cmd: Nav) =>
+  (ctx: Ctx): void =>
+    nav(ctx, cmd);
+
+function cyclePane(ctx: Ctx, dir: 1 | -1): void {
+  if (ctx.state.typing) {
+    ctx.dispatch({ type: 'setTyping', on: false });
+    if (dir === -1) ctx.dispatch({ type: 'setPane', pane: 'recent' });
+    return;
+  }
+  ctx.dispatch({ type: 'cyclePane', dir });
+}
+
+/** Every command of the key map (input/keymap.ts), and what it does. */
+export const commands: Record<CommandId, (ctx: Ctx) => void> = {
+  quit: (ctx) => ctx.o.onQuit(),
+  help: (ctx) => ctx.dispatch({ type: 'openHelp' }),
+  back: (ctx) => back(ctx),
+  'pane.next': (ctx) => cyclePane(ctx, 1),
+  'pane.prev': (ctx) => cyclePane(ctx, -1),
+  'search.focus': (ctx) => ctx.dispatch({ type: 'setTyping', on: true }),
+  'nav.down': navTo('nav.down'),
+  'nav.up': navTo('nav.up'),
+  'nav.pageDown': navTo('nav.pageDown'),
+  'nav.pageUp': navTo('nav.pageUp'),
+  'nav.top': navTo('nav.top'),
+  'nav.bottom': navTo('nav.bottom'),
+  'tree.expand': (ctx) => tree(ctx, true),
+  'tree.collapse': (ctx) => tree(ctx, false),
+  open: (ctx) => open(ctx),
+  'search.toggleMode': (ctx) => {
+    ctx.dispatch({
+      type: 'setMode',
+      mode: ctx.state.search.mode === 'fulltext' ? 'fuzzy' : 'fulltext',
+    });
+    ctx.setStatus(
+      `search mode: ${ctx.state.search.mode === 'fuzzy' ? 'fuzzy (titles, prompts, ids, sources, folders)' : 'full-text'}`,
+    );
+    searchChanged(ctx);
+  },
+  'search.cycleSort': (ctx) => {
+    ctx.dispatch({ type: 'cycleSort' });
+    ctx.setStatus(
+      `sort: ${ctx.state.search.sort}${ctx.state.search.mode === 'fuzzy' ? ' (full-text mode only)' : ''}`,
+    );
+    searchChanged(ctx);
+  },
+  'search.toggleTools': (ctx) => {
+    ctx.dispatch({ type: 'toggleTools' });
+    ctx.setStatus(
+      ctx.state.search.tools
+        ? 'searching tool output too'
+        : 'searching user and assistant messages',
+    );
+    searchChanged(ctx);
+  },
+  'hits.next': (ctx) => walkHits(ctx, 1),
+  'hits.prev': (ctx) => walkHits(ctx, -1),
+  'msg.toggleExpand': (ctx) => toggleExpand(ctx),
+  'msg.toggleReasoning': (ctx) => {
+    if (!ctx.state.view) return ctx.setStatus('open a conversation first');
+    ctx.dispatch({ type: 'toggleReasoning' });
+    ctx.setStatus(ctx.state.view?.reasoning ? 'showing reasoning' : 'reasoning hidden');
+  },
+  'copy.anchor': (ctx) => copyAnchor(ctx),
+  'copy.menu': (ctx) => openCopyMenu(ctx),
+  'mark.toggle': (ctx) => toggleMark(ctx),
+  'marks.clear': (ctx) => {
+    if (ctx.state.marks.length === 0) return ctx.setStatus('no marks');
+    ctx.dispatch({ type: 'clearMarks' });
+    ctx.setStatus('marks cleared');
+  },
+  'view.toggleHidden': (ctx) => {
+    ctx.dispatch({ type: 'toggleHidden' });
+    reloadRecent(ctx);
+    ctx.setStatus(
+      ctx.state.showHidden
+        ? 'showing hidden conversations'
+        : 'hiding subagent, tool and archived conversations',
+    );
+  },
+};
+
+export function back(ctx: Ctx): void {
+  const s = ctx.state;
+  if (s.typing) {
+    if (s.search.text !== '') {
+      ctx.dispatch({ type: 'searchEdit', edit: 'clear' });
+      return searchChanged(ctx);
+    }
+    ctx.dispatch({ type: 'setTyping', on: false });
+    if (s.results.items.length === 0) ctx.dispatch({ type: 'setPane', pane: 'recent' });
+    return;
+  }
+  if (s.pane === 'messages') return ctx.dispatch({ type: 'setPane', pane: s.origin });
+  if (s.pane === 'results') return ctx.dispatch({ type: 'setPane', pane: 'recent' });
+}

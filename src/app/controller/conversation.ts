@@ -1,0 +1,214 @@
+/** The open conversation: moving in it, loading at its edges, opening it from a list or a hit, walking hits (n/N). */
+import { plural } from '../../text/format.js';
+import { termsFromQuery } from '../../text/highlight.js';
+import type { Opened } from '../data/chainWindow.js';
+import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
+import type { ResultItem, SessionRow } from '../model.js';
+import { roles, selectedRecent, selectedResult, viewEdgeNeed } from '../state/selectors.js';
+import type { MessageView } from '../state/types.js';
+import type { Ctx } from './ctx.js';
+
+/** Loads per key press when the viewport nears an edge (each one is a keyset page). */
+const MAX_EDGE_LOADS = 3;
+
+export function nav(
+  ctx: Ctx,
+  cmd: 'nav.down' | 'nav.up' | 'nav.pageDown' | 'nav.pageUp' | 'nav.top' | 'nav.bottom',
+): void {
+  const s = ctx.state;
+  const dir: 1 | -1 = cmd === 'nav.down' || cmd === 'nav.pageDown' || cmd === 'nav.bottom' ? 1 : -1;
+  const move =
+    cmd === 'nav.down' || cmd === 'nav.up'
+      ? 'line'
+      : cmd === 'nav.top' || cmd === 'nav.bottom'
+        ? 'edge'
+        : 'page';
+  if (s.pane === 'messages' && s.view) {
+    if (move === 'edge') return jumpEdge(ctx, dir);
+    ctx.dispatch({ type: 'viewNav', move, dir });
+    return ensureEdges(ctx);
+  }
+  const pane = s.pane === 'messages' ? s.origin : s.pane;
+  ctx.dispatch({ type: 'listNav', pane, move, dir });
+}
+
+/** g / G in a conversation: its first or latest messages (loaded fresh: the window is bounded). */
+export function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
+  const v = ctx.state.view;
+  if (!v) return;
+  const opened =
+    dir === 1
+      ? ctx.data.openTail(v.win.chain[v.win.chain.length - 1] ?? '')
+      : ctx.data.openHead(v.win.chain);
+  if (!opened) return;
+  // The hit the view was opened on stays marked.
+  opened.window = { ...opened.window, anchorId: v.win.anchorId };
+  openView(ctx, opened, {
+    query: v.query,
+    roles: v.roles,
+    hits: [...v.hits],
+    resultKey: v.resultKey,
+  });
+  ctx.setStatus(dir === 1 ? 'latest messages' : 'first messages');
+}
+
+/** Loads beyond a loaded edge while the viewport is within a screen of it. */
+export function ensureEdges(ctx: Ctx): void {
+  for (let i = 0; i < MAX_EDGE_LOADS; i++) {
+    const need = viewEdgeNeed(ctx.state);
+    const v = ctx.state.view;
+    if (!need || !v) return;
+    const loaded = ctx.data.extend(v.win, need, SLICE_MESSAGES);
+    ctx.dispatch({
+      type: 'extendView',
+      side: need,
+      items: loaded.items,
+      reached: loaded.reached || loaded.items.length === 0,
+    });
+  }
+}
+
+export function open(ctx: Ctx): void {
+  const s = ctx.state;
+  if (s.pane === 'messages' && !s.typing) return toggleExpand(ctx);
+  if (s.pane === 'recent' && !s.typing) {
+    const row = selectedRecent(s);
+    if (!row) return;
+    return openRecent(ctx, row);
+  }
+  const item = selectedResult(s);
+  if (!item) return ctx.setStatus(s.search.text.trim() === '' ? 'type to search' : 'no results');
+  openResult(ctx, item);
+}
+
+export function openRecent(ctx: Ctx, row: SessionRow): void {
+  const opened = ctx.data.openTail(row.sessionId);
+  if (!opened) return ctx.setStatus('conversation not found (deleted?)', 'warn');
+  openView(ctx, opened, { query: null, roles: [], hits: [], resultKey: null });
+  ctx.setStatus(opened.live ? `${opened.title} · live: following new messages` : opened.title);
+}
+
+export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
+  const query = item.kind === 'hit' ? ctx.state.results.forText : null;
+  const rs = roles(ctx.state);
+  const messageId = at ?? item.messageId;
+  const opened =
+    messageId !== null
+      ? ctx.data.openAt(item.sessionId, messageId)
+      : ctx.data.openTail(item.sessionId);
+  if (!opened) return ctx.setStatus('conversation not found (deleted?)', 'warn');
+  const hits = query ? ctx.data.hits(query, opened.window.chain, rs) : [];
+  openView(ctx, opened, { query, roles: rs, hits, resultKey: item.key });
+  const k = messageId !== null ? hits.indexOf(messageId) : -1;
+  if (opened.note) ctx.setStatus(opened.note, 'warn');
+  else if (query)
+    ctx.setStatus(
+      k >= 0
+        ? `hit ${k + 1}/${hits.length} · n/N walk hits`
+        : `${plural(hits.length, 'hit')} in this conversation`,
+    );
+}
+
+export function openView(
+  ctx: Ctx,
+  opened: Opened,
+  extra: {
+    query: string | null;
+    roles: readonly string[];
+    hits: number[];
+    resultKey: string | null;
+  },
+): void {
+  const terms = extra.query ? termsFromQuery(extra.query) : [];
+  const origin =
+    ctx.state.pane === 'messages'
+      ? ctx.state.origin
+      : ctx.state.pane === 'recent' && !ctx.state.typing
+        ? 'recent'
+        : 'results';
+  ctx.dispatch({
+    type: 'openView',
+    view: {
+      title: opened.title,
+      source: opened.source,
+      live: opened.live,
+      query: extra.query,
+      roles: extra.roles,
+      terms,
+      hits: extra.hits,
+      resultKey: extra.resultKey,
+      bookStart: opened.bookStart,
+      bookEnd: opened.bookEnd,
+    },
+    window: opened.window,
+    focusIndex: opened.focusIndex,
+    placement: opened.placement,
+    origin,
+  });
+  ensureEdges(ctx);
+}
+
+export function toggleExpand(ctx: Ctx): void {
+  const v = ctx.state.view;
+  if (!v || ctx.state.pane !== 'messages')
+    return ctx.setStatus('open a conversation, then e expands a tool call');
+  const m = focusedMessage(v.win);
+  if (!m) return;
+  const expandable = m.role === 'tool' || m.role === 'system' || m.tool_calls !== null;
+  if (!expandable) return ctx.setStatus('nothing to expand in this message');
+  ctx.dispatch({ type: 'toggleExpand' });
+  ensureEdges(ctx);
+}
+
+export function walkHits(ctx: Ctx, dir: 1 | -1): void {
+  const v = ctx.state.view;
+  if (!v || !v.query) {
+    const s = ctx.state;
+    if (s.pane === 'results' && selectedResult(s)) return openResult(ctx, selectedResult(s)!);
+    return ctx.setStatus('no search in this view: / to search, then open a result');
+  }
+  const cur = focusedMessage(v.win)?.id ?? v.win.anchorId ?? 0;
+  const target = adjacentHit(v.hits, cur, dir);
+  if (target !== null) return gotoHit(ctx, v, target);
+  // Past the last (first) hit: continue into the next (previous) result's conversation.
+  const items = ctx.state.results.items;
+  const at = items.findIndex((r) => r.key === v.resultKey);
+  for (let i = at + dir; at >= 0 && i >= 0 && i < items.length; i += dir) {
+    const next = items[i]!;
+    if (next.kind !== 'hit') continue;
+    ctx.dispatch({ type: 'listSelect', pane: 'results', index: i });
+    const chain = ctx.data.chainOf(next.sessionId);
+    const hits = ctx.data.hits(v.query, chain, v.roles);
+    const first = dir === 1 ? hits[0] : hits[hits.length - 1];
+    const owner = first !== undefined ? ctx.data.ownerOf(first) : null;
+    openResult(
+      ctx,
+      owner && first !== undefined ? { ...next, sessionId: owner } : next,
+      first ?? undefined,
+    );
+    ctx.setStatus(
+      `${dir === 1 ? 'next' : 'previous'} result (${i + 1}/${items.length}): ${next.title}`,
+    );
+    return;
+  }
+  ctx.setStatus(dir === 1 ? 'no more hits' : 'no earlier hits');
+}
+
+export function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
+  const k = v.hits.indexOf(target) + 1;
+  if (indexOfMessage(v.win.items, target) >= 0) {
+    ctx.dispatch({ type: 'focusMessage', id: target });
+    ensureEdges(ctx);
+  } else {
+    const owner = ctx.data.ownerOf(target);
+    const opened = owner ? ctx.data.openAt(owner, target) : null;
+    if (!opened) return ctx.setStatus(`hit ${target} is gone`, 'warn');
+    openView(ctx, opened, {
+      query: v.query,
+      roles: v.roles,
+      hits: [...v.hits],
+      resultKey: v.resultKey,
+    });
+  }
+  ctx.setStatus(`hit ${k}/${v.hits.length}`);
+}

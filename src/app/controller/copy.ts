@@ -1,0 +1,177 @@
+/** Copying (anchors, links, quotes, the visible window as Markdown) and marks. */
+import {
+  link,
+  multi,
+  quote,
+  scrollCall,
+  windowMarkdown,
+  type WindowMessage,
+} from '../../anchors/format.js';
+import { contentText } from '../../store/content.js';
+import type { Message } from '../../store/types.js';
+import { formatCount, plural } from '../../text/format.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { truncate } from '../../text/width.js';
+import { focusedMessage, visibleSlice } from '../geometry/window.js';
+import type { CopyOption, MarkRef } from '../model.js';
+import { measureFor, selectedRecent, selectedResult, viewHeight } from '../state/selectors.js';
+import type { Ctx } from './ctx.js';
+
+export type Target =
+  | { kind: 'message'; msg: Message; title: string }
+  | { kind: 'hit'; sessionId: string; messageId: number; title: string }
+  | { kind: 'session'; sessionId: string; title: string };
+
+export function target(ctx: Ctx): Target | null {
+  const s = ctx.state;
+  if (s.pane === 'messages' && s.view && !s.typing) {
+    const msg = focusedMessage(s.view.win);
+    return msg ? { kind: 'message', msg, title: s.view.title } : null;
+  }
+  if (s.pane === 'results' || s.typing) {
+    const r = selectedResult(s);
+    if (!r) return null;
+    return r.messageId !== null
+      ? { kind: 'hit', sessionId: r.sessionId, messageId: r.messageId, title: r.title }
+      : { kind: 'session', sessionId: r.sessionId, title: r.title };
+  }
+  const row = selectedRecent(s);
+  return row ? { kind: 'session', sessionId: row.sessionId, title: row.title } : null;
+}
+
+export function copyAnchor(ctx: Ctx): void {
+  const s = ctx.state;
+  if (s.marks.length > 0)
+    return copy(ctx, multi(s.marks), `${plural(s.marks.length, 'marked anchor')}`);
+  const t = target(ctx);
+  if (!t) return ctx.setStatus('nothing to copy here');
+  if (t.kind === 'session')
+    return copy(
+      ctx,
+      link({ profile: s.store.profile, sessionId: t.sessionId }),
+      `link to ${t.sessionId}`,
+    );
+  const ref = t.kind === 'message' ? { sessionId: t.msg.session_id, messageId: t.msg.id } : t;
+  copy(ctx, scrollCall(ref), `anchor for message ${formatCount(ref.messageId)}`);
+}
+
+export function copyOptions(ctx: Ctx): CopyOption[] {
+  const s = ctx.state;
+  const t = target(ctx);
+  const out: CopyOption[] = [];
+  const profile = s.store.profile;
+  if (t) {
+    const sessionId = t.kind === 'message' ? t.msg.session_id : t.sessionId;
+    out.push({ form: 'link', label: 'link', text: link({ profile, sessionId }) });
+    if (t.kind !== 'session') {
+      const messageId = t.kind === 'message' ? t.msg.id : t.messageId;
+      out.push({
+        form: 'scroll',
+        label: 'scroll call',
+        text: scrollCall({ sessionId, messageId }),
+      });
+    }
+    if (t.kind === 'message') {
+      const m = t.msg;
+      out.push({
+        form: 'quote',
+        label: 'message quoted with citation',
+        text: quote({
+          profile,
+          sessionId,
+          messageId: m.id,
+          role: m.role,
+          timestamp: m.timestamp,
+          content: contentText(m.content),
+          title: t.title,
+        }),
+      });
+      const md = visibleMarkdown(ctx);
+      if (md)
+        out.push({
+          form: 'window',
+          label: `visible window as Markdown (${formatCount(md.chars)} chars)`,
+          text: md.text,
+        });
+    }
+  }
+  if (s.marks.length > 0)
+    out.push({
+      form: 'marks',
+      label: `all ${plural(s.marks.length, 'mark')} as one block`,
+      text: multi(s.marks),
+    });
+  return out;
+}
+
+export function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
+  const s = ctx.state;
+  const v = s.view;
+  if (!v) return null;
+  const rows = visibleSlice(v.win, measureFor(s, v), viewHeight(s, v));
+  const messages: WindowMessage[] = [];
+  for (const r of rows) {
+    if (r.item.kind !== 'message') continue;
+    const m = r.item.msg;
+    const calls = Array.isArray(m.tool_calls)
+      ? m.tool_calls.map((c) => c.function?.name ?? 'tool').join(', ')
+      : '';
+    const text = contentText(m.content) || (calls ? `[tool call: ${calls}]` : '');
+    messages.push({
+      id: m.id,
+      role: m.tool_name ? `${m.role} (${m.tool_name})` : m.role,
+      timestamp: m.timestamp,
+      content: text,
+      anchor: m.id === v.win.anchorId,
+    });
+  }
+  const focused = focusedMessage(v.win);
+  if (messages.length === 0 || !focused) return null;
+  return windowMarkdown(messages, {
+    profile: s.store.profile,
+    sessionId: focused.session_id,
+    title: v.title,
+  });
+}
+
+export function openCopyMenu(ctx: Ctx): void {
+  const options = copyOptions(ctx);
+  if (options.length === 0) return ctx.setStatus('nothing to copy here');
+  ctx.dispatch({ type: 'openCopyMenu', options });
+}
+
+export function copy(ctx: Ctx, text: string, what: string): void {
+  if (text === '') return;
+  ctx.copied.push(text);
+  const preview = truncate(sanitizeLine(text), 60);
+  ctx.setStatus(`copying ${what}…`);
+  void ctx.o
+    .copy(text)
+    .then((r) => {
+      if (ctx.stopped) return;
+      ctx.batch(() => {
+        if (r.ok) ctx.setStatus(`copied ${what} via ${r.detail}: ${preview}`, 'ok');
+        else ctx.setStatus(`copy failed (${r.error}); --print prints it at exit`, 'error');
+      });
+    })
+    .catch((err: unknown) => {
+      if (!ctx.stopped)
+        ctx.setStatus(`copy failed: ${(err as Error)?.message ?? String(err)}`, 'error');
+    });
+}
+
+export function toggleMark(ctx: Ctx): void {
+  const t = target(ctx);
+  let ref: MarkRef | null = null;
+  if (t?.kind === 'message') ref = { sessionId: t.msg.session_id, messageId: t.msg.id };
+  else if (t?.kind === 'hit') ref = { sessionId: t.sessionId, messageId: t.messageId };
+  if (!ref) return ctx.setStatus('marks are on messages: open a conversation or select a hit');
+  ctx.dispatch({ type: 'toggleMark', ref });
+  const n = ctx.state.marks.length;
+  const on = ctx.state.marks.some(
+    (m) => m.sessionId === ref.sessionId && m.messageId === ref.messageId,
+  );
+  ctx.setStatus(
+    `${on ? 'marked' : 'unmarked'} message ${formatCount(ref.messageId)} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * What every controller feature module works with: the current state, a way to
+ * change it (dispatch), the status line, the store (data), the query worker
+ * (client), time, and the few mutable counters that are not UI state.
+ * The Controller builds one Ctx; the feature modules are plain functions of it.
+ */
+import type { CopyResult } from '../../clipboard/copy.js';
+import type { DataSource } from '../data/source.js';
+import type { Size } from '../geometry/screen.js';
+import type { Tone } from '../model.js';
+import type { BackendFactory, QueryClient } from '../query/client.js';
+import type { Action, AppState } from '../state/types.js';
+
+/** Full-text search waits this long after the last key before asking (typing stays smooth; results still feel live). */
+export const SEARCH_DEBOUNCE_MS = 80;
+/** How often the store is asked whether the agent wrote (PRAGMA data_version: one cheap read). */
+export const POLL_MS = 1_000;
+/**
+ * While the agent writes, a change refreshes only the top of Recent (where new
+ * activity lands); the whole list, thousands of rows, at most this often. A
+ * full refresh every second was the app's main cost to a busy agent.
+ */
+export const LIVE_FULL_REFRESH_MS = 10_000;
+/** A status message stays this long, then the key hints come back. */
+export const STATUS_TTL_MS = 8_000;
+
+export type CopyFn = (text: string) => Promise<CopyResult>;
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  setInterval: (fn, ms) => {
+    const t = setInterval(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+};
+
+export interface ControllerOptions {
+  data: DataSource;
+  /** How queries run: the worker thread, or inline (tests). */
+  queries: BackendFactory;
+  /** Used when the worker fails. */
+  fallbackQueries?: BackendFactory;
+  copy: CopyFn;
+  size: Size;
+  demo?: boolean;
+  /** Said on the status line at start (e.g. why the demo store is shown). */
+  notice?: string;
+  onQuit: () => void;
+  /** Wall clock in ms. */
+  now?: () => number;
+  timers?: Timers;
+  pollMs?: number;
+  debounceMs?: number;
+}
+
+export interface Ctx {
+  readonly o: ControllerOptions;
+  readonly data: DataSource;
+  /** The current state (read it again after a dispatch: it is replaced, never mutated). */
+  readonly state: AppState;
+  readonly stopped: boolean;
+  readonly client: QueryClient;
+  readonly timers: Timers;
+  /** Wall clock in ms. */
+  now(): number;
+  dispatch(a: Action): void;
+  /** Runs `fn` and tells subscribers once, however many actions it dispatched. */
+  batch<T>(fn: () => T): T;
+  /** A message on the status line, cleared after STATUS_TTL_MS. */
+  setStatus(text: string, tone?: Tone): void;
+  /** Store errors (busy, I/O) become a status line, never a crash. */
+  guard(fn: () => void): void;
+  /** Every text copied, in order (for --print). */
+  readonly copied: string[];
+  /** The newest search asked for, and the pending debounce timer. */
+  search: { gen: number; debounce: unknown };
+  recent: {
+    gen: number;
+    /** The generation that asked for the top page only: merge it into the list. */
+    topPageGen: number;
+    /** When the whole list was last asked for (ms). */
+    lastFull: number;
+    /** Message counts before a store change, to say how many messages are new. */
+    countsBeforeChange: Map<string, number> | null;
+  };
+  live: { lastVersion: number | null };
+}

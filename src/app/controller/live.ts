@@ -1,0 +1,68 @@
+/** Following the agent: a cheap poll of the store's data_version, then the list and the open view catch up (or recover). */
+import { formatCount, plural } from '../../text/format.js';
+import type { Recovery } from '../data/live.js';
+import { ensureEdges, openView } from './conversation.js';
+import { type Ctx, LIVE_FULL_REFRESH_MS } from './ctx.js';
+import { requestRecent } from './recent.js';
+
+/** Called about once a second: has another connection (the agent) committed? */
+export function checkForChanges(ctx: Ctx): void {
+  if (ctx.stopped) return;
+  ctx.batch(() =>
+    ctx.guard(() => {
+      // Ages move in minutes: redraw for the clock only when a minute has passed.
+      const now = ctx.now() / 1000;
+      if (Math.floor(now / 60) !== Math.floor(ctx.state.now / 60))
+        ctx.dispatch({ type: 'tick', now });
+      const version = ctx.data.dataVersion();
+      if (version === ctx.live.lastVersion) return;
+      ctx.live.lastVersion = version;
+      ctx.recent.countsBeforeChange = new Map(
+        ctx.state.recent.rows.map((r) => [r.rootId, r.messageCount]),
+      );
+      requestRecent(
+        ctx,
+        ctx.state.recent.complete && ctx.now() - ctx.recent.lastFull < LIVE_FULL_REFRESH_MS,
+      );
+      refreshView(ctx);
+    }),
+  );
+}
+
+export function refreshView(ctx: Ctx): void {
+  const v = ctx.state.view;
+  if (!v) return;
+  const upd = ctx.data.liveUpdate(v.win);
+  if (!upd) return;
+  if (upd.recover) return recover(ctx, upd.recover);
+  if (upd.chain) {
+    ctx.dispatch({ type: 'chainGrew', chain: upd.chain, total: upd.total, live: upd.live });
+    ensureEdges(ctx);
+    return;
+  }
+  ctx.dispatch({ type: 'liveAppend', items: upd.items, live: upd.live, bookEnd: upd.bookEnd });
+}
+
+/** The agent pruned or rewound loaded messages: reload where the reader was, and say so. */
+export function recover(ctx: Ctx, r: Recovery): void {
+  const v = ctx.state.view;
+  if (!v) return;
+  const lost = plural(r.removed, 'loaded message');
+  if (r.kind === 'deleted') {
+    ctx.dispatch({ type: 'setPane', pane: ctx.state.origin });
+    return ctx.setStatus(`this conversation is gone from the store (${lost} removed)`, 'warn');
+  }
+  const opened = ctx.data.openAt(r.sessionId, r.messageId);
+  if (!opened) {
+    ctx.dispatch({ type: 'setPane', pane: ctx.state.origin });
+    return ctx.setStatus('this conversation is gone from the store', 'warn');
+  }
+  const hits = v.query ? ctx.data.hits(v.query, opened.window.chain, v.roles) : [];
+  openView(ctx, opened, { query: v.query, roles: v.roles, hits, resultKey: v.resultKey });
+  ctx.setStatus(
+    r.focusGone
+      ? `message ${formatCount(r.from)} was removed (pruned or rewound); moved to the nearest message, ${formatCount(r.messageId)}`
+      : `${lost} removed by the agent (pruned or rewound); reloaded around message ${formatCount(r.messageId)}`,
+    'warn',
+  );
+}
