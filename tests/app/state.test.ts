@@ -86,6 +86,38 @@ describe('state reducer', () => {
     expect(selectedRecent(s)?.sessionId).toBe('s2');
   });
 
+  it('Esc clears the search, then leaves the search line, then goes back a pane', () => {
+    let s = reduce(base(), { type: 'setTyping', on: true });
+    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'billing' });
+    s = reduce(s, { type: 'back' });
+    expect([s.search.text, s.typing, s.pane]).toEqual(['', true, 'results']);
+    // An empty search line with nothing found: back to Recent.
+    s = reduce(s, { type: 'back' });
+    expect([s.typing, s.pane]).toEqual([false, 'recent']);
+    // With results, leaving the search line stays on them; one more Esc goes to Recent.
+    s = reduce(s, { type: 'setTyping', on: true });
+    s = reduce(s, {
+      type: 'resultsLoaded',
+      generation: 0,
+      forText: 'x',
+      items: [result(1)],
+      path: null,
+      message: null,
+    });
+    s = reduce(s, { type: 'back' });
+    expect([s.typing, s.pane]).toEqual([false, 'results']);
+    s = reduce(s, { type: 'back' });
+    expect(s.pane).toBe('recent');
+  });
+
+  it('Tab while typing leaves the search line: forward to the results, Shift-Tab to Recent', () => {
+    const typing = reduce(base(), { type: 'setTyping', on: true });
+    const fwd = reduce(typing, { type: 'cyclePane', dir: 1 });
+    expect([fwd.typing, fwd.pane]).toEqual([false, 'results']);
+    const backw = reduce(typing, { type: 'cyclePane', dir: -1 });
+    expect([backw.typing, backw.pane]).toEqual([false, 'recent']);
+  });
+
   it('edits the search text', () => {
     let s = reduce(base(), { type: 'setTyping', on: true });
     expect(s.pane).toBe('results');

@@ -51,22 +51,17 @@ const navTo =
   (ctx: Ctx): void =>
     nav(ctx, cmd);
 
-function cyclePane(ctx: Ctx, dir: 1 | -1): void {
-  if (ctx.state.typing) {
-    ctx.dispatch({ type: 'setTyping', on: false });
-    if (dir === -1) ctx.dispatch({ type: 'setPane', pane: 'recent' });
-    return;
-  }
-  ctx.dispatch({ type: 'cyclePane', dir });
-}
-
 /** Every command of the key map (input/keymap.ts), and what it does. */
 export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   quit: (ctx) => ctx.o.onQuit(),
   help: (ctx) => ctx.dispatch({ type: 'openHelp' }),
-  back: (ctx) => back(ctx),
-  'pane.next': (ctx) => cyclePane(ctx, 1),
-  'pane.prev': (ctx) => cyclePane(ctx, -1),
+  back: (ctx) => {
+    const text = ctx.state.search.text;
+    ctx.dispatch({ type: 'back' });
+    if (ctx.state.search.text !== text) searchChanged(ctx);
+  },
+  'pane.next': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: 1 }),
+  'pane.prev': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: -1 }),
   'search.focus': (ctx) => ctx.dispatch({ type: 'setTyping', on: true }),
   'nav.down': navTo('nav.down'),
   'nav.up': navTo('nav.up'),
@@ -129,18 +124,3 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     );
   },
 };
-
-export function back(ctx: Ctx): void {
-  const s = ctx.state;
-  if (s.typing) {
-    if (s.search.text !== '') {
-      ctx.dispatch({ type: 'searchEdit', edit: 'clear' });
-      return searchChanged(ctx);
-    }
-    ctx.dispatch({ type: 'setTyping', on: false });
-    if (s.results.items.length === 0) ctx.dispatch({ type: 'setPane', pane: 'recent' });
-    return;
-  }
-  if (s.pane === 'messages') return ctx.dispatch({ type: 'setPane', pane: s.origin });
-  if (s.pane === 'results') return ctx.dispatch({ type: 'setPane', pane: 'recent' });
-}

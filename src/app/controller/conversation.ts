@@ -120,12 +120,6 @@ export function openView(
   },
 ): void {
   const terms = extra.query ? termsFromQuery(extra.query) : [];
-  const origin =
-    ctx.state.pane === 'messages'
-      ? ctx.state.origin
-      : ctx.state.pane === 'recent' && !ctx.state.typing
-        ? 'recent'
-        : 'results';
   ctx.dispatch({
     type: 'openView',
     view: {
@@ -143,7 +137,6 @@ export function openView(
     window: opened.window,
     focusIndex: opened.focusIndex,
     placement: opened.placement,
-    origin,
   });
   ensureEdges(ctx);
 }

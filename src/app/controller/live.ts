@@ -49,12 +49,12 @@ export function recover(ctx: Ctx, r: Recovery): void {
   if (!v) return;
   const lost = plural(r.removed, 'loaded message');
   if (r.kind === 'deleted') {
-    ctx.dispatch({ type: 'setPane', pane: ctx.state.origin });
+    ctx.dispatch({ type: 'toOrigin' });
     return ctx.setStatus(`this conversation is gone from the store (${lost} removed)`, 'warn');
   }
   const opened = ctx.data.openAt(r.sessionId, r.messageId);
   if (!opened) {
-    ctx.dispatch({ type: 'setPane', pane: ctx.state.origin });
+    ctx.dispatch({ type: 'toOrigin' });
     return ctx.setStatus('this conversation is gone from the store', 'warn');
   }
   const hits = v.query ? ctx.data.hits(v.query, opened.window.chain, v.roles) : [];

@@ -27,6 +27,12 @@ function updateView(
   return setView(s, fn(v, measureFor(s, v), viewHeight(s, v)));
 }
 
+/** The list Esc returns to from a view opened now: the one it was opened from. */
+function viewOrigin(s: AppState): AppState['origin'] {
+  if (s.pane === 'messages') return s.origin;
+  return s.pane === 'recent' && !s.typing ? 'recent' : 'results';
+}
+
 export function reduceConversation(s: AppState, a: ConversationAction): AppState {
   switch (a.type) {
     case 'openView': {
@@ -44,7 +50,7 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         ...s,
         view: { ...a.view, win, expanded, reasoning },
         pane: 'messages',
-        origin: a.origin,
+        origin: viewOrigin(s),
         typing: false,
         overlay: null,
       };

@@ -99,6 +99,8 @@ export function reduce(s: AppState, a: Action): AppState {
     case 'toggleReasoning':
       return reduceConversation(s, a);
     case 'setPane':
+    case 'back':
+    case 'toOrigin':
     case 'cyclePane':
     case 'setTyping':
     case 'searchEdit':

@@ -111,6 +111,10 @@ export type Action =
   | { type: 'setPane'; pane: PaneId }
   | { type: 'cyclePane'; dir: 1 | -1 }
   | { type: 'setTyping'; on: boolean }
+  /** Esc: clear the search, leave the search line, or go back a pane. */
+  | { type: 'back' }
+  /** Back to the list the open view came from (its conversation is gone). */
+  | { type: 'toOrigin' }
   | { type: 'listNav'; pane: 'recent' | 'results'; move: 'line' | 'page' | 'edge'; dir: 1 | -1 }
   | { type: 'listSelect'; pane: 'recent' | 'results'; index: number }
   | { type: 'searchEdit'; edit: 'insert'; text: string }
@@ -139,8 +143,6 @@ export type Action =
       window: Omit<MsgWindow, 'top' | 'focus'>;
       focusIndex: number;
       placement: 'anchor' | 'top' | 'bottom';
-      /** The list Esc returns to. */
-      origin: 'recent' | 'results';
     }
   | { type: 'extendView'; side: Edge; items: WinItem[]; reached: boolean }
   | { type: 'liveAppend'; items: WinItem[]; live: boolean; bookEnd?: Message | null }
@@ -206,6 +208,8 @@ export type UiAction = Extract<
     type:
       | 'setPane'
       | 'cyclePane'
+      | 'back'
+      | 'toOrigin'
       | 'setTyping'
       | 'searchEdit'
       | 'setMode'

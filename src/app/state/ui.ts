@@ -21,11 +21,24 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
     case 'setPane':
       return { ...s, pane: a.pane, typing: false };
     case 'cyclePane': {
+      // Tab leaves the search line first: forward to the results, back (Shift-Tab) to Recent.
+      if (s.typing) return { ...s, typing: false, pane: a.dir === -1 ? 'recent' : s.pane };
       const avail = PANES.filter((p) => p !== 'messages' || s.view !== null);
       const i = avail.indexOf(s.pane);
       const pane = avail[(i + a.dir + avail.length) % avail.length] ?? 'recent';
       return { ...s, pane, typing: false };
     }
+    case 'back':
+      if (s.typing) {
+        if (s.search.text !== '') return { ...s, search: { ...s.search, text: '' } };
+        // Leaving an empty search line with nothing found goes back to Recent.
+        return { ...s, typing: false, pane: s.results.items.length === 0 ? 'recent' : s.pane };
+      }
+      if (s.pane === 'messages') return { ...s, pane: s.origin };
+      if (s.pane === 'results') return { ...s, pane: 'recent' };
+      return s;
+    case 'toOrigin':
+      return { ...s, pane: s.origin, typing: false };
     case 'setTyping':
       // While typing, the arrows move the results (as in fzf), so that pane is the active one.
       return a.on ? { ...s, typing: true, pane: 'results' } : { ...s, typing: false };
