@@ -6,15 +6,14 @@
 import React from 'react';
 import { render } from 'ink';
 import { existsSync, writeSync } from 'node:fs';
-import type { Flags } from '../cli/commands.js';
+import type { StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { locateStore } from '../store/locate.js';
 import { Store } from '../store/store.js';
 import { App } from '../../components/App.js';
-import { Controller } from '../app/controller/controller.js';
-import { DataSource } from '../app/data/source.js';
+import { createController } from '../app/create.js';
 import { exposeGc, idleCollector } from './memory.js';
-import { findWorkerFile, inlineBackend, workerBackend } from '../app/query/client.js';
+import { findWorkerFile } from '../app/query/client.js';
 import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
 
 /**
@@ -67,12 +66,6 @@ export async function runApp(flags: Flags): Promise<number> {
   const out = process.stdout.isTTY || !process.stderr.isTTY ? process.stdout : process.stderr;
   const fd = out === process.stdout ? 1 : 2;
   const modes = terminalModes(fd);
-  const data = new DataSource(store);
-  const workerFile = findWorkerFile();
-  const inline = inlineBackend((req, post) => data.answer(req, post));
-  const queries = workerFile
-    ? workerBackend(workerFile, { path: where.path, profile: where.profile })
-    : inline;
   const copyDeps = defaultCopyDeps((seq) => writeSync(fd, seq));
   const collector = idleCollector(exposeGc());
 
@@ -99,10 +92,9 @@ export async function runApp(flags: Flags): Promise<number> {
         process.stdout.write(last.endsWith('\n') ? last : `${last}\n`);
       resolve(code);
     };
-    const controller = new Controller({
-      data,
-      queries,
-      fallbackQueries: inline,
+    const controller = createController({
+      store,
+      workerFile: findWorkerFile(),
       copy: (text) => copyText(text, copyDeps),
       size: { cols: out.columns || 80, rows: out.rows || 24 },
       demo: where.demo,

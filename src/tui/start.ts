@@ -1,4 +1,4 @@
-import type { Flags } from '../cli/commands.js';
+import type { StartOptions } from './options.js';
 
 /**
  * `CI=false` (or `0`) tells ink it is not in CI, but chalk's colour detection
@@ -15,7 +15,7 @@ export function colourEnv(env: NodeJS.ProcessEnv, isTTY: boolean): void {
 }
 
 /** The interactive app (the CLI imports this lazily, so subcommands never load React or Ink). */
-export async function startApp(flags: Flags): Promise<number> {
+export async function startApp(flags: StartOptions): Promise<number> {
   // Before ink (and chalk) load: they read the environment once.
   colourEnv(process.env, process.stdout.isTTY === true || process.stderr.isTTY === true);
   const { runApp } = await import('./run.js');

@@ -12,9 +12,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
-import { Controller, type Timers } from '../../src/app/controller/controller.js';
-import { DataSource } from '../../src/app/data/source.js';
-import { inlineBackend } from '../../src/app/query/client.js';
+import type { Timers } from '../../src/app/controller/ctx.js';
+import type { Controller } from '../../src/app/controller/controller.js';
+import { createController } from '../../src/app/create.js';
 import type { Size } from '../../src/app/geometry/screen.js';
 import type { AppState } from '../../src/app/state/types.js';
 import { App } from '../../components/App.js';
@@ -72,12 +72,11 @@ export async function startHarness(
   opts: { timers?: Timers; pollMs?: number } = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
-  const data = new DataSource(store);
   const copied: string[] = [];
   let quitted = false;
-  const controller = new Controller({
-    data,
-    queries: inlineBackend((req, post) => data.answer(req, post)),
+  const controller = createController({
+    store,
+    workerFile: null,
     copy: async (text) => {
       copied.push(text);
       return {

@@ -24,9 +24,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { scrollCall } from '../../src/anchors/format.js';
-import { Controller } from '../../src/app/controller/controller.js';
-import { DataSource } from '../../src/app/data/source.js';
-import { findWorkerFile, inlineBackend, workerBackend } from '../../src/app/query/client.js';
+import type { Controller } from '../../src/app/controller/controller.js';
+import { createController } from '../../src/app/create.js';
+import { findWorkerFile } from '../../src/app/query/client.js';
 import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
 import type { AppState } from '../../src/app/state/types.js';
 import {
@@ -351,10 +351,6 @@ async function mount(
 ): Promise<Mounted> {
   const { ink, app, options } = await loadInk();
   const store = Store.open(path, { profile: 'default' });
-  const data = new DataSource(store);
-  const workerFile = findWorkerFile();
-  const inline = inlineBackend((req, post) => data.answer(req, post));
-  const queries = workerFile ? workerBackend(workerFile, { path, profile: 'default' }) : inline;
   const copied: CopyResult = {
     ok: true,
     method: 'osc52',
@@ -363,10 +359,9 @@ async function mount(
     confirmed: false,
     status: 'bench',
   };
-  const controller = new Controller({
-    data,
-    queries,
-    fallbackQueries: inline,
+  const controller = createController({
+    store,
+    workerFile: findWorkerFile(),
     copy: async () => copied,
     size: { cols, rows },
     onQuit: () => undefined,
