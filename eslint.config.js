@@ -30,4 +30,60 @@ export default tseslint.config(
       },
     },
   },
+  // The arrows of docs/ARCHITECTURE.md. The store knows SQL and nothing of the screen;
+  // the app is pure TypeScript (no React, Ink or process) that the views render;
+  // the views never reach past the app into the store.
+  {
+    files: ['src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [{ group: ['../*'], message: 'src/store imports nothing outside itself.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [
+            {
+              group: ['**/components/*', '**/cli/*', '**/cli.js', '**/tui/*', '**/demo/*'],
+              message:
+                'src/app must not import the views, the command line, the terminal shell or the demo (see docs/ARCHITECTURE.md).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'process',
+          message: 'src/app takes its environment as parameters (src/tui passes it).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/store/*', '**/cli/*', '**/tui/*'],
+              message: 'Views render app state: the store is reached through src/app only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
