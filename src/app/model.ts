@@ -68,9 +68,10 @@ export interface CopyOption {
   text: string;
 }
 
-export type Tone = 'info' | 'ok' | 'warn' | 'error';
+/** How a status message reads (theme.ts Tone is a colour). */
+export type StatusTone = 'info' | 'ok' | 'warn' | 'error';
 
 export interface StatusMessage {
   text: string;
-  tone: Tone;
+  tone: StatusTone;
 }

@@ -5,10 +5,6 @@
  */
 export const theme = {
   accent: 'cyan',
-  selection: 'cyan',
-  border: 'gray',
-  borderFocused: 'cyan',
-  title: 'white',
   dim: 'gray',
   hit: 'yellow',
   warn: 'yellow',
@@ -89,8 +85,6 @@ export const glyph = {
   chain: '⛓',
   branch: '⑂',
   expanded: '▾',
-  collapsed: '▸',
   tool: '⚙',
   cursor: '▌',
-  ellipsis: '…',
 } as const;

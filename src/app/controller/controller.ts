@@ -10,7 +10,7 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import type { KeyLike } from '../input/keymap.js';
 import { route, splitKeys } from '../input/router.js';
 import type { Size } from '../geometry/screen.js';
-import type { Tone } from '../model.js';
+import type { StatusTone } from '../model.js';
 import { QueryClient } from '../query/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
@@ -122,7 +122,7 @@ export class Controller {
     }
   }
 
-  private setStatus(text: string, tone: Tone = 'info'): void {
+  private setStatus(text: string, tone: StatusTone = 'info'): void {
     this.dispatch({ type: 'status', text: sanitizeLine(text), tone });
     if (this.statusTimer !== null) this.timers.clearTimeout(this.statusTimer);
     this.statusTimer = this.timers.setTimeout(() => {

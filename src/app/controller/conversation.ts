@@ -33,7 +33,7 @@ export function nav(
 }
 
 /** g / G in a conversation: its first or latest messages (loaded fresh: the window is bounded). */
-export function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
+function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
   const v = ctx.state.view;
   if (!v) return;
   const opened =
@@ -81,7 +81,7 @@ export function open(ctx: Ctx): void {
   openResult(ctx, item);
 }
 
-export function openRecent(ctx: Ctx, row: SessionRow): void {
+function openRecent(ctx: Ctx, row: SessionRow): void {
   const opened = ctx.data.openTail(row.sessionId);
   if (!opened) return ctx.setStatus('conversation not found (deleted?)', 'warn');
   openView(ctx, opened, { query: null, roles: [], hits: [], resultKey: null });
@@ -187,7 +187,7 @@ export function walkHits(ctx: Ctx, dir: 1 | -1): void {
   ctx.setStatus(dir === 1 ? 'no more hits' : 'no earlier hits');
 }
 
-export function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
+function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
   const k = v.hits.indexOf(target) + 1;
   if (indexOfMessage(v.win.items, target) >= 0) {
     ctx.dispatch({ type: 'focusMessage', id: target });

@@ -17,7 +17,7 @@ import type { CopyOption, MarkRef } from '../model.js';
 import { measureFor, selectedRecent, selectedResult, viewHeight } from '../state/selectors.js';
 import type { Ctx } from './ctx.js';
 
-export type Target =
+type Target =
   | { kind: 'message'; msg: Message; title: string }
   | { kind: 'hit'; sessionId: string; messageId: number; title: string }
   | { kind: 'session'; sessionId: string; title: string };
@@ -55,7 +55,7 @@ export function copyAnchor(ctx: Ctx): void {
   copy(ctx, scrollCall(ref), `anchor for message ${formatCount(ref.messageId)}`);
 }
 
-export function copyOptions(ctx: Ctx): CopyOption[] {
+function copyOptions(ctx: Ctx): CopyOption[] {
   const s = ctx.state;
   const t = target(ctx);
   const out: CopyOption[] = [];
@@ -104,7 +104,7 @@ export function copyOptions(ctx: Ctx): CopyOption[] {
   return out;
 }
 
-export function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
+function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
   const s = ctx.state;
   const v = s.view;
   if (!v) return null;

@@ -7,7 +7,7 @@
 import type { CopyResult } from '../../clipboard/copy.js';
 import type { DataSource } from '../data/source.js';
 import type { Size } from '../geometry/screen.js';
-import type { Tone } from '../model.js';
+import type { StatusTone } from '../model.js';
 import type { BackendFactory, QueryClient } from '../query/client.js';
 import type { Action, AppState } from '../state/types.js';
 
@@ -81,7 +81,7 @@ export interface Ctx {
   /** Runs `fn` and tells subscribers once, however many actions it dispatched. */
   batch<T>(fn: () => T): T;
   /** A message on the status line, cleared after STATUS_TTL_MS. */
-  setStatus(text: string, tone?: Tone): void;
+  setStatus(text: string, tone?: StatusTone): void;
   /** Store errors (busy, I/O) become a status line, never a crash. */
   guard(fn: () => void): void;
   /** Every text copied, in order (for --print). */

@@ -29,7 +29,7 @@ export function checkForChanges(ctx: Ctx): void {
   );
 }
 
-export function refreshView(ctx: Ctx): void {
+function refreshView(ctx: Ctx): void {
   const v = ctx.state.view;
   if (!v) return;
   const upd = ctx.data.liveUpdate(v.win);

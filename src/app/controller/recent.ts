@@ -79,7 +79,7 @@ export function tree(ctx: Ctx, expand: boolean): void {
   ctx.setStatus(`${plural(rows.length, 'branch', 'branches')} of ${row.title}`);
 }
 
-export function parentOf(ctx: Ctx, row: SessionRow): SessionRow | null {
+function parentOf(ctx: Ctx, row: SessionRow): SessionRow | null {
   const entries = ctx.state.recent.entries;
   const i = entries.indexOf(row);
   for (let j = i - 1; j >= 0; j--)

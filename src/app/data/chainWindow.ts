@@ -33,7 +33,7 @@ export interface Loaded {
  * Up to `n` messages after message `afterId` of segment `seg` (exclusive),
  * continuing into later segments of the chain with a divider at each start.
  */
-export function loadForward(
+function loadForward(
   store: Store,
   chain: readonly string[],
   seg: number,
@@ -62,7 +62,7 @@ export function loadForward(
 }
 
 /** Up to `n` messages before message `beforeId` of segment `seg`, continuing into earlier segments. */
-export function loadBackward(
+function loadBackward(
   store: Store,
   chain: readonly string[],
   seg: number,

@@ -31,7 +31,7 @@ export function clean(s: string | null | undefined): string {
   return sanitizeLine(s ?? '').trim();
 }
 
-export function sessionRowOf(r: RecentRow, cwd: string | null, depth = 0): SessionRow {
+function sessionRowOf(r: RecentRow, cwd: string | null, depth = 0): SessionRow {
   const title = clean(r.title);
   const preview = clean(r.preview);
   return {
@@ -77,7 +77,7 @@ export function loadRecent(store: Store, limit: number, all: boolean): RecentAns
  * The snippet's marked matches; a substring scan (CJK, no index) returns
  * plain text, so its terms are highlighted here instead.
  */
-export function snippetSegments(snippet: string, terms: readonly string[]): Segment[] {
+function snippetSegments(snippet: string, terms: readonly string[]): Segment[] {
   const segs = parseSnippetMarkers(snippet, SNIPPET_MARKERS[0], SNIPPET_MARKERS[1], sanitizeLine);
   if (segs.some((s) => s.hit)) return segs;
   return splitHighlights(segs.map((s) => s.text).join(''), terms);

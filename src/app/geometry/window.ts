@@ -81,7 +81,7 @@ export function geometry(items: readonly WinItem[], measure: Measure): Geometry 
   return { offsets, heights, total };
 }
 
-export function clampTop(top: number, total: number, viewH: number): number {
+function clampTop(top: number, total: number, viewH: number): number {
   return Math.max(0, Math.min(top, total - viewH));
 }
 
@@ -105,7 +105,7 @@ export function nextMessage(items: readonly WinItem[], from: number, dir: 1 | -1
 }
 
 /** The message nearest to index `i` (itself, else the next, else the previous). */
-export function nearestMessage(items: readonly WinItem[], i: number): number {
+function nearestMessage(items: readonly WinItem[], i: number): number {
   if (isMessage(items[i])) return i;
   return nextMessage(items, i, 1) ?? nextMessage(items, i, -1) ?? -1;
 }
@@ -115,7 +115,7 @@ export function indexOfMessage(items: readonly WinItem[], id: number): number {
 }
 
 /** The top line that puts item `i` about a third of the way down the viewport. */
-export function topForAnchor(g: Geometry, i: number, viewH: number): number {
+function topForAnchor(g: Geometry, i: number, viewH: number): number {
   const start = g.offsets[i] ?? 0;
   return clampTop(start - Math.floor(viewH * ANCHOR_FRACTION), g.total, viewH);
 }
@@ -184,7 +184,7 @@ export function pageMove(w: MsgWindow, measure: Measure, viewH: number, dir: 1 |
 }
 
 /** Keep the focus if any of its lines is visible, else the message a third of the way down. */
-export function focusInView(
+function focusInView(
   items: readonly WinItem[],
   g: Geometry,
   focus: number,
@@ -350,7 +350,7 @@ export function relayout(
 }
 
 /** Scroll so the focused message shows, or put it a third of the way down when it is off screen. */
-export function revealFocus(w: MsgWindow, measure: Measure, viewH: number): MsgWindow {
+function revealFocus(w: MsgWindow, measure: Measure, viewH: number): MsgWindow {
   const g = geometry(w.items, measure);
   const s = g.offsets[w.focus];
   if (s === undefined) return w;

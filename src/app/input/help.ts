@@ -17,7 +17,7 @@ function keysWidth(): number {
   return w;
 }
 
-export function helpLines(width: number): Line[] {
+function helpLines(width: number): Line[] {
   const kw = keysWidth();
   const lines: Line[] = [];
   for (const section of helpSections()) {

@@ -328,7 +328,7 @@ export function bindingLabel(b: Binding): string {
   return b.ctrl ? `Ctrl-${b.char.toUpperCase()}` : b.char;
 }
 
-export function keysLabel(id: CommandId): string {
+function keysLabel(id: CommandId): string {
   return command(id).keys.map(bindingLabel).join(' ');
 }
 

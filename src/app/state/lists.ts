@@ -15,7 +15,7 @@ export const EMPTY_RESULTS: ResultsState = {
   hitCounts: {},
 };
 
-export function flatten(
+function flatten(
   rows: SessionRow[],
   branches: Readonly<Record<string, SessionRow[]>>,
 ): SessionRow[] {

@@ -15,7 +15,7 @@ import type {
   SessionRow,
   Sort,
   StatusMessage,
-  Tone,
+  StatusTone,
 } from '../model.js';
 import type { PaneId, Size } from '../geometry/screen.js';
 import type { Edge, MsgWindow, WinItem } from '../geometry/window.js';
@@ -158,7 +158,7 @@ export type Action =
   | { type: 'openCopyMenu'; options: CopyOption[] }
   | { type: 'menuMove'; dir: 1 | -1 }
   | { type: 'closeOverlay' }
-  | { type: 'status'; text: string; tone?: Tone }
+  | { type: 'status'; text: string; tone?: StatusTone }
   | { type: 'clearStatus' }
   | { type: 'tick'; now: number };
 
