@@ -8,6 +8,7 @@ import { copy, copyAnchor, openCopyMenu, toggleMark } from './copy.js';
 import type { Ctx } from './ctx.js';
 import { reloadRecent, tree } from './recent.js';
 import { paste, searchChanged } from './search.js';
+import { say } from './status.js';
 
 export function apply(ctx: Ctx, r: Routed): void {
   switch (r.kind) {
@@ -77,50 +78,38 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
       type: 'setMode',
       mode: ctx.state.search.mode === 'fulltext' ? 'fuzzy' : 'fulltext',
     });
-    ctx.setStatus(
-      `search mode: ${ctx.state.search.mode === 'fuzzy' ? 'fuzzy (titles, prompts, ids, sources, folders)' : 'full-text'}`,
-    );
+    ctx.setStatus(say.searchMode(ctx.state.search.mode));
     searchChanged(ctx);
   },
   'search.cycleSort': (ctx) => {
     ctx.dispatch({ type: 'cycleSort' });
-    ctx.setStatus(
-      `sort: ${ctx.state.search.sort}${ctx.state.search.mode === 'fuzzy' ? ' (full-text mode only)' : ''}`,
-    );
+    ctx.setStatus(say.sort(ctx.state.search.sort, ctx.state.search.mode));
     searchChanged(ctx);
   },
   'search.toggleTools': (ctx) => {
     ctx.dispatch({ type: 'toggleTools' });
-    ctx.setStatus(
-      ctx.state.search.tools
-        ? 'searching tool output too'
-        : 'searching user and assistant messages',
-    );
+    ctx.setStatus(say.tools(ctx.state.search.tools));
     searchChanged(ctx);
   },
   'hits.next': (ctx) => walkHits(ctx, 1),
   'hits.prev': (ctx) => walkHits(ctx, -1),
   'msg.toggleExpand': (ctx) => toggleExpand(ctx),
   'msg.toggleReasoning': (ctx) => {
-    if (!ctx.state.view) return ctx.setStatus('open a conversation first');
+    if (!ctx.state.view) return ctx.setStatus(say.openFirst);
     ctx.dispatch({ type: 'toggleReasoning' });
-    ctx.setStatus(ctx.state.view?.reasoning ? 'showing reasoning' : 'reasoning hidden');
+    ctx.setStatus(say.reasoning(ctx.state.view?.reasoning === true));
   },
   'copy.anchor': (ctx) => copyAnchor(ctx),
   'copy.menu': (ctx) => openCopyMenu(ctx),
   'mark.toggle': (ctx) => toggleMark(ctx),
   'marks.clear': (ctx) => {
-    if (ctx.state.marks.length === 0) return ctx.setStatus('no marks');
+    if (ctx.state.marks.length === 0) return ctx.setStatus(say.noMarks);
     ctx.dispatch({ type: 'clearMarks' });
-    ctx.setStatus('marks cleared');
+    ctx.setStatus(say.marksCleared);
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });
     reloadRecent(ctx);
-    ctx.setStatus(
-      ctx.state.showHidden
-        ? 'showing hidden conversations'
-        : 'hiding subagent, tool and archived conversations',
-    );
+    ctx.setStatus(say.hidden(ctx.state.showHidden));
   },
 };

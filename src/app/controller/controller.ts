@@ -27,6 +27,7 @@ import {
 import { checkForChanges } from './live.js';
 import { reloadRecent } from './recent.js';
 import { onQueryResponse } from './search.js';
+import { say } from './status.js';
 
 export type { ControllerOptions, CopyFn, Timers } from './ctx.js';
 
@@ -137,7 +138,7 @@ export class Controller {
       fn();
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
-      this.setStatus(/busy|locked/i.test(message) ? `store busy: ${message}` : message, 'error');
+      this.setStatus(/busy|locked/i.test(message) ? say.storeBusy(message) : message, 'error');
     }
   }
 

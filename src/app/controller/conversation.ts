@@ -1,5 +1,4 @@
 /** The open conversation: moving in it, loading at its edges, opening it from a list or a hit, walking hits (n/N). */
-import { plural } from '../../text/format.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import type { Opened } from '../data/chainWindow.js';
 import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
@@ -7,6 +6,7 @@ import type { ResultItem, SessionRow } from '../model.js';
 import { roles, selectedRecent, selectedResult, viewEdgeNeed } from '../state/selectors.js';
 import type { MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
+import { say } from './status.js';
 
 /** Loads per key press when the viewport nears an edge (each one is a keyset page). */
 const MAX_EDGE_LOADS = 3;
@@ -49,7 +49,7 @@ function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
     hits: [...v.hits],
     resultKey: v.resultKey,
   });
-  ctx.setStatus(dir === 1 ? 'latest messages' : 'first messages');
+  ctx.setStatus(say.edge(dir));
 }
 
 /** Loads beyond a loaded edge while the viewport is within a screen of it. */
@@ -77,15 +77,15 @@ export function open(ctx: Ctx): void {
     return openRecent(ctx, row);
   }
   const item = selectedResult(s);
-  if (!item) return ctx.setStatus(s.search.text.trim() === '' ? 'type to search' : 'no results');
+  if (!item) return ctx.setStatus(s.search.text.trim() === '' ? say.typeToSearch : say.noResults);
   openResult(ctx, item);
 }
 
 function openRecent(ctx: Ctx, row: SessionRow): void {
   const opened = ctx.data.openTail(row.sessionId);
-  if (!opened) return ctx.setStatus('conversation not found (deleted?)', 'warn');
+  if (!opened) return ctx.setStatus(say.notFound, 'warn');
   openView(ctx, opened, { query: null, roles: [], hits: [], resultKey: null });
-  ctx.setStatus(opened.live ? `${opened.title} · live: following new messages` : opened.title);
+  ctx.setStatus(say.opened(opened.title, opened.live));
 }
 
 export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
@@ -96,17 +96,12 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
     messageId !== null
       ? ctx.data.openAt(item.sessionId, messageId)
       : ctx.data.openTail(item.sessionId);
-  if (!opened) return ctx.setStatus('conversation not found (deleted?)', 'warn');
+  if (!opened) return ctx.setStatus(say.notFound, 'warn');
   const hits = query ? ctx.data.hits(query, opened.window.chain, rs) : [];
   openView(ctx, opened, { query, roles: rs, hits, resultKey: item.key });
   const k = messageId !== null ? hits.indexOf(messageId) : -1;
   if (opened.note) ctx.setStatus(opened.note, 'warn');
-  else if (query)
-    ctx.setStatus(
-      k >= 0
-        ? `hit ${k + 1}/${hits.length} · n/N walk hits`
-        : `${plural(hits.length, 'hit')} in this conversation`,
-    );
+  else if (query) ctx.setStatus(say.openedAtHit(k, hits.length));
 }
 
 export function openView(
@@ -143,12 +138,11 @@ export function openView(
 
 export function toggleExpand(ctx: Ctx): void {
   const v = ctx.state.view;
-  if (!v || ctx.state.pane !== 'messages')
-    return ctx.setStatus('open a conversation, then e expands a tool call');
+  if (!v || ctx.state.pane !== 'messages') return ctx.setStatus(say.expandWhere);
   const m = focusedMessage(v.win);
   if (!m) return;
   const expandable = m.role === 'tool' || m.role === 'system' || m.tool_calls !== null;
-  if (!expandable) return ctx.setStatus('nothing to expand in this message');
+  if (!expandable) return ctx.setStatus(say.nothingToExpand);
   ctx.dispatch({ type: 'toggleExpand' });
   ensureEdges(ctx);
 }
@@ -158,7 +152,7 @@ export function walkHits(ctx: Ctx, dir: 1 | -1): void {
   if (!v || !v.query) {
     const s = ctx.state;
     if (s.pane === 'results' && selectedResult(s)) return openResult(ctx, selectedResult(s)!);
-    return ctx.setStatus('no search in this view: / to search, then open a result');
+    return ctx.setStatus(say.noSearchHere);
   }
   const cur = focusedMessage(v.win)?.id ?? v.win.anchorId ?? 0;
   const target = adjacentHit(v.hits, cur, dir);
@@ -179,12 +173,10 @@ export function walkHits(ctx: Ctx, dir: 1 | -1): void {
       owner && first !== undefined ? { ...next, sessionId: owner } : next,
       first ?? undefined,
     );
-    ctx.setStatus(
-      `${dir === 1 ? 'next' : 'previous'} result (${i + 1}/${items.length}): ${next.title}`,
-    );
+    ctx.setStatus(say.nextResult(dir, i, items.length, next.title));
     return;
   }
-  ctx.setStatus(dir === 1 ? 'no more hits' : 'no earlier hits');
+  ctx.setStatus(say.noMoreHits(dir));
 }
 
 function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
@@ -195,7 +187,7 @@ function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
   } else {
     const owner = ctx.data.ownerOf(target);
     const opened = owner ? ctx.data.openAt(owner, target) : null;
-    if (!opened) return ctx.setStatus(`hit ${target} is gone`, 'warn');
+    if (!opened) return ctx.setStatus(say.hitGone(target), 'warn');
     openView(ctx, opened, {
       query: v.query,
       roles: v.roles,
@@ -203,5 +195,5 @@ function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
       resultKey: v.resultKey,
     });
   }
-  ctx.setStatus(`hit ${k}/${v.hits.length}`);
+  ctx.setStatus(say.hit(k, v.hits.length));
 }

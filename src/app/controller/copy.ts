@@ -16,6 +16,7 @@ import { focusedMessage, visibleSlice } from '../geometry/window.js';
 import type { CopyOption, MarkRef } from '../model.js';
 import { measureFor, selectedRecent, selectedResult, viewHeight } from '../state/selectors.js';
 import type { Ctx } from './ctx.js';
+import { say } from './status.js';
 
 type Target =
   | { kind: 'message'; msg: Message; title: string }
@@ -44,7 +45,7 @@ export function copyAnchor(ctx: Ctx): void {
   if (s.marks.length > 0)
     return copy(ctx, multi(s.marks), `${plural(s.marks.length, 'marked anchor')}`);
   const t = target(ctx);
-  if (!t) return ctx.setStatus('nothing to copy here');
+  if (!t) return ctx.setStatus(say.nothingToCopy);
   if (t.kind === 'session')
     return copy(
       ctx,
@@ -136,7 +137,7 @@ function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
 
 export function openCopyMenu(ctx: Ctx): void {
   const options = copyOptions(ctx);
-  if (options.length === 0) return ctx.setStatus('nothing to copy here');
+  if (options.length === 0) return ctx.setStatus(say.nothingToCopy);
   ctx.dispatch({ type: 'openCopyMenu', options });
 }
 
@@ -144,19 +145,19 @@ export function copy(ctx: Ctx, text: string, what: string): void {
   if (text === '') return;
   ctx.copied.push(text);
   const preview = truncate(sanitizeLine(text), 60);
-  ctx.setStatus(`copying ${what}…`);
+  ctx.setStatus(say.copying(what));
   void ctx.o
     .copy(text)
     .then((r) => {
       if (ctx.stopped) return;
       ctx.batch(() => {
-        if (r.ok) ctx.setStatus(`copied ${what} via ${r.detail}: ${preview}`, 'ok');
-        else ctx.setStatus(`copy failed (${r.error}); --print prints it at exit`, 'error');
+        if (r.ok) ctx.setStatus(say.copied(what, r.detail, preview), 'ok');
+        else ctx.setStatus(say.copyFailed(r.error), 'error');
       });
     })
     .catch((err: unknown) => {
       if (!ctx.stopped)
-        ctx.setStatus(`copy failed: ${(err as Error)?.message ?? String(err)}`, 'error');
+        ctx.setStatus(say.copyThrew((err as Error)?.message ?? String(err)), 'error');
     });
 }
 
@@ -165,13 +166,11 @@ export function toggleMark(ctx: Ctx): void {
   let ref: MarkRef | null = null;
   if (t?.kind === 'message') ref = { sessionId: t.msg.session_id, messageId: t.msg.id };
   else if (t?.kind === 'hit') ref = { sessionId: t.sessionId, messageId: t.messageId };
-  if (!ref) return ctx.setStatus('marks are on messages: open a conversation or select a hit');
+  if (!ref) return ctx.setStatus(say.marksWhere);
   ctx.dispatch({ type: 'toggleMark', ref });
   const n = ctx.state.marks.length;
   const on = ctx.state.marks.some(
     (m) => m.sessionId === ref.sessionId && m.messageId === ref.messageId,
   );
-  ctx.setStatus(
-    `${on ? 'marked' : 'unmarked'} message ${formatCount(ref.messageId)} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
-  );
+  ctx.setStatus(say.marked(on, ref.messageId, n));
 }

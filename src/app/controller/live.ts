@@ -1,9 +1,10 @@
 /** Following the agent: a cheap poll of the store's data_version, then the list and the open view catch up (or recover). */
-import { formatCount, plural } from '../../text/format.js';
+import { plural } from '../../text/format.js';
 import type { Recovery } from '../data/live.js';
 import { ensureEdges, openView } from './conversation.js';
 import { type Ctx, LIVE_FULL_REFRESH_MS } from './ctx.js';
 import { requestRecent } from './recent.js';
+import { say } from './status.js';
 
 /** Called about once a second: has another connection (the agent) committed? */
 export function checkForChanges(ctx: Ctx): void {
@@ -50,19 +51,17 @@ export function recover(ctx: Ctx, r: Recovery): void {
   const lost = plural(r.removed, 'loaded message');
   if (r.kind === 'deleted') {
     ctx.dispatch({ type: 'toOrigin' });
-    return ctx.setStatus(`this conversation is gone from the store (${lost} removed)`, 'warn');
+    return ctx.setStatus(say.conversationGone(lost), 'warn');
   }
   const opened = ctx.data.openAt(r.sessionId, r.messageId);
   if (!opened) {
     ctx.dispatch({ type: 'toOrigin' });
-    return ctx.setStatus('this conversation is gone from the store', 'warn');
+    return ctx.setStatus(say.conversationGone(), 'warn');
   }
   const hits = v.query ? ctx.data.hits(v.query, opened.window.chain, v.roles) : [];
   openView(ctx, opened, { query: v.query, roles: v.roles, hits, resultKey: v.resultKey });
   ctx.setStatus(
-    r.focusGone
-      ? `message ${formatCount(r.from)} was removed (pruned or rewound); moved to the nearest message, ${formatCount(r.messageId)}`
-      : `${lost} removed by the agent (pruned or rewound); reloaded around message ${formatCount(r.messageId)}`,
+    r.focusGone ? say.focusRemoved(r.from, r.messageId) : say.reloaded(lost, r.messageId),
     'warn',
   );
 }

@@ -1,5 +1,4 @@
 /** The Recent list: its first page at once, the rest from the worker, merges after a store change, and branches. */
-import { plural } from '../../text/format.js';
 import { RECENT_FULL_LIMIT } from '../data/queries.js';
 import { recentFirstPage } from '../data/rows.js';
 import type { SessionRow } from '../model.js';
@@ -7,6 +6,7 @@ import { selectedRecent } from '../state/selectors.js';
 import type { AppState } from '../state/types.js';
 import type { Ctx } from './ctx.js';
 import { searchChanged } from './search.js';
+import { say } from './status.js';
 
 /** The first page at once, the rest from the worker; a complete first page retires any request in flight. */
 export function reloadRecent(ctx: Ctx): void {
@@ -51,10 +51,7 @@ export function applyRecent(
         fresh += row.messageCount;
       } else fresh += Math.max(0, row.messageCount - old);
     }
-    if (fresh > 0 || sessions > 0)
-      ctx.setStatus(
-        `store changed: ${plural(fresh, 'new message')}${sessions > 0 ? `, ${plural(sessions, 'new conversation')}` : ''}`,
-      );
+    if (fresh > 0 || sessions > 0) ctx.setStatus(say.storeChanged(fresh, sessions));
   }
   const s = ctx.state;
   if (s.search.mode === 'fuzzy' && s.search.text.trim() !== '') searchChanged(ctx);
@@ -72,11 +69,11 @@ export function tree(ctx: Ctx, expand: boolean): void {
     }
     return;
   }
-  if (row.branches === 0) return ctx.setStatus('no branches');
+  if (row.branches === 0) return ctx.setStatus(say.noBranches);
   if (s.recent.branches[row.rootId]) return;
   const rows = ctx.data.branches(row);
   ctx.dispatch({ type: 'branchesLoaded', rootId: row.rootId, rows });
-  ctx.setStatus(`${plural(rows.length, 'branch', 'branches')} of ${row.title}`);
+  ctx.setStatus(say.branches(rows.length, row.title));
 }
 
 function parentOf(ctx: Ctx, row: SessionRow): SessionRow | null {

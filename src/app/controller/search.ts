@@ -1,6 +1,5 @@
 /** The search line: answering a query the fastest correct way (anchor, fuzzy, full text), pastes, and the worker's answers. */
 import { parseAnchor, parseAnchors } from '../../anchors/parse.js';
-import { formatCount, plural } from '../../text/format.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { fuzzyResults } from '../data/fuzzy.js';
 import { type QueryResponse, SEARCH_LIMIT } from '../data/queries.js';
@@ -8,6 +7,7 @@ import { isMarked, roles } from '../state/selectors.js';
 import { openResult } from './conversation.js';
 import { type Ctx, SEARCH_DEBOUNCE_MS } from './ctx.js';
 import { applyRecent } from './recent.js';
+import { say } from './status.js';
 
 /** The search text (or mode, sort, roles) changed: answer it the fastest correct way. */
 export function searchChanged(ctx: Ctx): void {
@@ -82,9 +82,7 @@ export function paste(ctx: Ctx, raw: string): void {
         added++;
       }
     }
-    ctx.setStatus(
-      `pasted ${formatCount(many.length)} anchors: ${plural(added, 'new mark')} · y copies all marks`,
-    );
+    ctx.setStatus(say.pastedAnchors(many.length, added));
     return;
   }
   const text = sanitizeLine(raw).trim();

@@ -1,0 +1,70 @@
+/**
+ * Every sentence the controller puts on the status line, in one place: the
+ * app's wording can be read (and changed) here without reading the logic.
+ * Store text in them is sanitized by Controller.setStatus.
+ */
+import { formatCount, plural } from '../../text/format.js';
+import type { SearchMode, Sort } from '../model.js';
+
+export const say = {
+  // search
+  searchMode: (mode: SearchMode) =>
+    `search mode: ${mode === 'fuzzy' ? 'fuzzy (titles, prompts, ids, sources, folders)' : 'full-text'}`,
+  sort: (sort: Sort, mode: SearchMode) =>
+    `sort: ${sort}${mode === 'fuzzy' ? ' (full-text mode only)' : ''}`,
+  tools: (on: boolean) =>
+    on ? 'searching tool output too' : 'searching user and assistant messages',
+  typeToSearch: 'type to search',
+  noResults: 'no results',
+  pastedAnchors: (n: number, added: number) =>
+    `pasted ${formatCount(n)} anchors: ${plural(added, 'new mark')} · y copies all marks`,
+  storeBusy: (message: string) => `store busy: ${message}`,
+
+  // the open conversation
+  openFirst: 'open a conversation first',
+  reasoning: (on: boolean) => (on ? 'showing reasoning' : 'reasoning hidden'),
+  edge: (dir: 1 | -1) => (dir === 1 ? 'latest messages' : 'first messages'),
+  notFound: 'conversation not found (deleted?)',
+  opened: (title: string, live: boolean) =>
+    live ? `${title} · live: following new messages` : title,
+  openedAtHit: (k: number, hits: number) =>
+    k >= 0 ? `hit ${k + 1}/${hits} · n/N walk hits` : `${plural(hits, 'hit')} in this conversation`,
+  expandWhere: 'open a conversation, then e expands a tool call',
+  nothingToExpand: 'nothing to expand in this message',
+  noSearchHere: 'no search in this view: / to search, then open a result',
+  nextResult: (dir: 1 | -1, i: number, n: number, title: string) =>
+    `${dir === 1 ? 'next' : 'previous'} result (${i + 1}/${n}): ${title}`,
+  noMoreHits: (dir: 1 | -1) => (dir === 1 ? 'no more hits' : 'no earlier hits'),
+  hitGone: (id: number) => `hit ${id} is gone`,
+  hit: (k: number, n: number) => `hit ${k}/${n}`,
+
+  // Recent
+  hidden: (shown: boolean) =>
+    shown ? 'showing hidden conversations' : 'hiding subagent, tool and archived conversations',
+  noBranches: 'no branches',
+  branches: (n: number, title: string) => `${plural(n, 'branch', 'branches')} of ${title}`,
+  storeChanged: (messages: number, sessions: number) =>
+    `store changed: ${plural(messages, 'new message')}${sessions > 0 ? `, ${plural(sessions, 'new conversation')}` : ''}`,
+
+  // live recovery
+  conversationGone: (lost?: string) =>
+    lost === undefined
+      ? 'this conversation is gone from the store'
+      : `this conversation is gone from the store (${lost} removed)`,
+  focusRemoved: (from: number, to: number) =>
+    `message ${formatCount(from)} was removed (pruned or rewound); moved to the nearest message, ${formatCount(to)}`,
+  reloaded: (lost: string, around: number) =>
+    `${lost} removed by the agent (pruned or rewound); reloaded around message ${formatCount(around)}`,
+
+  // copy and marks
+  nothingToCopy: 'nothing to copy here',
+  copying: (what: string) => `copying ${what}…`,
+  copied: (what: string, via: string, preview: string) => `copied ${what} via ${via}: ${preview}`,
+  copyFailed: (error: string) => `copy failed (${error}); --print prints it at exit`,
+  copyThrew: (message: string) => `copy failed: ${message}`,
+  noMarks: 'no marks',
+  marksCleared: 'marks cleared',
+  marksWhere: 'marks are on messages: open a conversation or select a hit',
+  marked: (on: boolean, id: number, n: number) =>
+    `${on ? 'marked' : 'unmarked'} message ${formatCount(id)} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
+} as const;
