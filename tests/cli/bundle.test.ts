@@ -45,7 +45,11 @@ describe('the command line', () => {
     ).toEqual([]);
     expect(
       loaded.filter(
-        (i) => i.includes('src/app/') || i.includes('components/') || i.includes('src/demo/'),
+        (i) =>
+          i.includes('src/app/') ||
+          i.includes('src/tui/') ||
+          i.includes('components/') ||
+          i.includes('src/demo/'),
       ),
     ).toEqual([]);
   });

@@ -125,6 +125,9 @@ export interface Opened {
   note: string | null;
 }
 
+// The app's bookend rule, kept in this one place until the store exports its own
+// (store/messages.ts `bookends` is private): the first and last user/assistant
+// message with text, scanned among BOOKEND_SCAN messages at each end.
 function hasText(m: Message): boolean {
   return (m.role === 'user' || m.role === 'assistant') && contentText(m.content).trim() !== '';
 }
