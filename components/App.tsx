@@ -3,7 +3,7 @@ import { Box, useInput, type Key } from 'ink';
 import { homedir } from 'node:os';
 import type { Controller } from '../src/app/controller/controller.js';
 import { tildePath } from '../src/text/format.js';
-import { hints } from '../src/app/input/keymap.js';
+import { hints } from '../src/app/input/hints.js';
 import type { Size } from '../src/app/geometry/screen.js';
 import { screenOf, viewHeight } from '../src/app/state/selectors.js';
 import type { AppState } from '../src/app/state/types.js';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COMMANDS,
-  bindingLabel,
-  commandFor,
-  helpSections,
-  hints,
-  matches,
-  type Binding,
-} from '../../src/app/input/keymap.js';
+import { bindingLabel, helpSections, hints } from '../../src/app/input/hints.js';
+import { COMMANDS, commandFor, matches, type Binding } from '../../src/app/input/keymap.js';
 
 describe('key map', () => {
   it('matches plain keys, named keys and modifiers', () => {

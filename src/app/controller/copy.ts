@@ -14,7 +14,13 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import { truncate } from '../../text/width.js';
 import { focusedMessage, visibleSlice } from '../geometry/window.js';
 import type { CopyOption, MarkRef } from '../model.js';
-import { measureFor, selectedRecent, selectedResult, viewHeight } from '../state/selectors.js';
+import {
+  isMarked,
+  measureFor,
+  selectedRecent,
+  selectedResult,
+  viewHeight,
+} from '../state/selectors.js';
 import type { Ctx } from './ctx.js';
 import { say } from './status.js';
 
@@ -169,8 +175,6 @@ export function toggleMark(ctx: Ctx): void {
   if (!ref) return ctx.setStatus(say.marksWhere);
   ctx.dispatch({ type: 'toggleMark', ref });
   const n = ctx.state.marks.length;
-  const on = ctx.state.marks.some(
-    (m) => m.sessionId === ref.sessionId && m.messageId === ref.messageId,
-  );
+  const on = isMarked(ctx.state, ref);
   ctx.setStatus(say.marked(on, ref.messageId, n));
 }

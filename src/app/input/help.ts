@@ -3,7 +3,7 @@
  * arranged: side by side in columns when every column stays readable, else
  * one column that scrolls. Pure (the view draws, the controller clamps).
  */
-import { helpSections } from './keymap.js';
+import { helpSections } from './hints.js';
 import type { Line } from '../geometry/lineLayout.js';
 import { displayWidth, truncate } from '../../text/width.js';
 import type { Screen } from '../geometry/screen.js';
