@@ -11,6 +11,14 @@ import { say } from './status.js';
 /** Loads per key press when the viewport nears an edge (each one is a keyset page). */
 const MAX_EDGE_LOADS = 3;
 
+/** The search a view shows: its query's terms are highlighted and its hits walked with n/N. */
+interface ViewSearch {
+  query: string | null;
+  roles: readonly string[];
+  hits: number[];
+  resultKey: string | null;
+}
+
 export function nav(
   ctx: Ctx,
   cmd: 'nav.down' | 'nav.up' | 'nav.pageDown' | 'nav.pageUp' | 'nav.top' | 'nav.bottom',
@@ -43,12 +51,7 @@ function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
   if (!opened) return;
   // The hit the view was opened on stays marked.
   opened.window = { ...opened.window, anchorId: v.win.anchorId };
-  openView(ctx, opened, {
-    query: v.query,
-    roles: v.roles,
-    hits: [...v.hits],
-    resultKey: v.resultKey,
-  });
+  openView(ctx, opened, sameSearch(v));
   ctx.setStatus(say.edge(dir));
 }
 
@@ -104,16 +107,12 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
   else if (query) ctx.setStatus(say.openedAtHit(k, hits.length));
 }
 
-export function openView(
-  ctx: Ctx,
-  opened: Opened,
-  extra: {
-    query: string | null;
-    roles: readonly string[];
-    hits: number[];
-    resultKey: string | null;
-  },
-): void {
+/** The search a view was opened with, carried to a reloaded window of the same conversation. */
+export function sameSearch(v: MessageView, hits: number[] = [...v.hits]): ViewSearch {
+  return { query: v.query, roles: v.roles, hits, resultKey: v.resultKey };
+}
+
+export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch): void {
   const terms = extra.query ? termsFromQuery(extra.query) : [];
   ctx.dispatch({
     type: 'openView',
@@ -188,12 +187,7 @@ function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
     const owner = ctx.data.ownerOf(target);
     const opened = owner ? ctx.data.openAt(owner, target) : null;
     if (!opened) return ctx.setStatus(say.hitGone(target), 'warn');
-    openView(ctx, opened, {
-      query: v.query,
-      roles: v.roles,
-      hits: [...v.hits],
-      resultKey: v.resultKey,
-    });
+    openView(ctx, opened, sameSearch(v));
   }
   ctx.setStatus(say.hit(k, v.hits.length));
 }

@@ -1,7 +1,7 @@
 /** Following the agent: a cheap poll of the store's data_version, then the list and the open view catch up (or recover). */
 import { plural } from '../../text/format.js';
 import type { Recovery } from '../data/live.js';
-import { ensureEdges, openView } from './conversation.js';
+import { ensureEdges, openView, sameSearch } from './conversation.js';
 import { type Ctx, LIVE_FULL_REFRESH_MS } from './ctx.js';
 import { requestRecent } from './recent.js';
 import { say } from './status.js';
@@ -59,7 +59,7 @@ export function recover(ctx: Ctx, r: Recovery): void {
     return ctx.setStatus(say.conversationGone(), 'warn');
   }
   const hits = v.query ? ctx.data.hits(v.query, opened.window.chain, v.roles) : [];
-  openView(ctx, opened, { query: v.query, roles: v.roles, hits, resultKey: v.resultKey });
+  openView(ctx, opened, sameSearch(v, hits));
   ctx.setStatus(
     r.focusGone ? say.focusRemoved(r.from, r.messageId) : say.reloaded(lost, r.messageId),
     'warn',
