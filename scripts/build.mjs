@@ -8,7 +8,7 @@ import { meowPatchPlugin } from './meowPatch.mjs';
 
 const entries = {
   lookback: 'src/cli.ts',
-  'query-worker': 'src/app/query/worker.ts',
+  'query-worker': 'src/app/worker/entry.ts',
   bench: 'tests/bench/run.ts',
 };
 

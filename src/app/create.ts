@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import { Controller } from './controller/controller.js';
 import type { ControllerOptions } from './controller/ctx.js';
 import { DataSource } from './data/source.js';
-import { inlineBackend, workerBackend } from './query/client.js';
+import { inlineBackend, workerBackend } from './worker/client.js';
 
 export interface CreateOptions extends Omit<
   ControllerOptions,
@@ -16,7 +16,7 @@ export interface CreateOptions extends Omit<
 > {
   /** An open store; the caller closes it. */
   store: Store;
-  /** The query worker's bundle (query/client.ts findWorkerFile); null answers queries inline. */
+  /** The query worker's bundle (worker/client.ts findWorkerFile); null answers queries inline. */
   workerFile: string | null;
 }
 

@@ -13,7 +13,7 @@ import { Store } from '../store/store.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
 import { exposeGc, idleCollector } from './memory.js';
-import { findWorkerFile } from '../app/query/client.js';
+import { findWorkerFile } from '../app/worker/client.js';
 import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
 
 /**

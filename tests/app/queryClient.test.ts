@@ -4,7 +4,7 @@ import {
   QueryClient,
   SUPERSEDE_AFTER_MS,
   type BackendFactory,
-} from '../../src/app/query/client.js';
+} from '../../src/app/worker/client.js';
 
 function search(generation: number): QueryRequest {
   return {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { QueryResponse } from '../../src/app/data/queries.js';
-import { QueryClient, findWorkerFile, workerBackend } from '../../src/app/query/client.js';
+import { QueryClient, findWorkerFile, workerBackend } from '../../src/app/worker/client.js';
 import { makeStore } from './harness.js';
 
 const WORKER = resolve(import.meta.dirname, '../../dist/query-worker.js');

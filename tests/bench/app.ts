@@ -26,7 +26,7 @@ import { runInNewContext } from 'node:vm';
 import { scrollCall } from '../../src/anchors/format.js';
 import type { Controller } from '../../src/app/controller/controller.js';
 import { createController } from '../../src/app/create.js';
-import { findWorkerFile } from '../../src/app/query/client.js';
+import { findWorkerFile } from '../../src/app/worker/client.js';
 import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
 import type { AppState } from '../../src/app/state/types.js';
 import {

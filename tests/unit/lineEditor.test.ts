@@ -19,7 +19,7 @@ import {
   visibleLine,
   type EditAction,
   type LineState,
-} from '../../src/app/lineEditor.js';
+} from '../../src/app/input/lineEditor.js';
 import { graphemes, safeWidth } from '../../src/text/width.js';
 
 const at = (text: string, cursor: number): LineState => ({ text, cursor });

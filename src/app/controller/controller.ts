@@ -11,7 +11,7 @@ import type { KeyLike } from '../input/keymap.js';
 import { route, splitKeys } from '../input/router.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
-import { QueryClient } from '../query/client.js';
+import { QueryClient } from '../worker/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
 import { apply } from './commands.js';

@@ -8,7 +8,7 @@ import type { CopyResult } from '../../clipboard/copy.js';
 import type { DataSource } from '../data/source.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
-import type { BackendFactory, QueryClient } from '../query/client.js';
+import type { BackendFactory, QueryClient } from '../worker/client.js';
 import type { Action, AppState } from '../state/types.js';
 
 /** Full-text search waits this long after the last key before asking (typing stays smooth; results still feel live). */

@@ -7,8 +7,8 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sanitizeLine } from '../text/sanitize.js';
-import { graphemes, safeWidth } from '../text/width.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import { graphemes, safeWidth } from '../../text/width.js';
 
 export interface LineState {
   text: string;
@@ -315,6 +315,7 @@ export function loadHistory(file: string): string[] {
  * rename, so a crash never leaves half a file. Returns an error line or null.
  */
 export function saveHistory(file: string, entries: readonly string[]): string | null {
+  // eslint-disable-next-line no-restricted-globals -- history persistence (file I/O) is to move to src/tui when the line editor is wired in
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
