@@ -59,6 +59,9 @@ CREATE TABLE messages (
   tokens INTEGER,
   flags INTEGER NOT NULL DEFAULT 0,
   original_len INTEGER NOT NULL DEFAULT 0,
+  -- 1 when the row holds CJK text: only those rows go into the trigram index, the only
+  -- index CJK queries use (a trigram index of every row would cost more than all the rest).
+  cjk INTEGER NOT NULL DEFAULT 0,
   UNIQUE (conv_id, anchor)
 );
 CREATE INDEX messages_order ON messages (conv_id, ordinal);
@@ -66,16 +69,24 @@ CREATE VIRTUAL TABLE messages_fts USING fts5 (text, reasoning, tool_calls, conte
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5 (text, reasoning, tool_calls, content='messages', content_rowid='id', tokenize='trigram');
 CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
   INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_ai_cjk AFTER INSERT ON messages WHEN new.cjk = 1 BEGIN
   INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
 END;
 CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
   INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_ad_cjk AFTER DELETE ON messages WHEN old.cjk = 1 BEGIN
   INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
 END;
-CREATE TRIGGER messages_au AFTER UPDATE OF text, reasoning, tool_calls ON messages BEGIN
+CREATE TRIGGER messages_au AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages BEGIN
   INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
-  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
   INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_au_cjk_old AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN old.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_au_cjk_new AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN new.cjk = 1 BEGIN
   INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
 END;
 -- One row per source file (or opencode database): what the last pass saw and where it stopped.
@@ -100,7 +111,7 @@ function openFresh(path: string): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
   db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version = ${INDEX_LAYOUT}; COMMIT;`);
   return db;
 }
@@ -126,7 +137,7 @@ export function openIndex(path = indexPath()): OpenedIndex {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version === INDEX_LAYOUT) {
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
       // Touch every table once: a damaged file fails here, not in the middle of a pass.
       db.prepare('SELECT count(*) FROM conversations').get();
       db.prepare('SELECT rowid FROM messages_fts LIMIT 1').all();

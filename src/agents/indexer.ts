@@ -21,6 +21,7 @@ import { codexParser } from './parsers/codex.js';
 import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
 import { readOpencode } from './parsers/opencode.js';
 import { praisonaiParse } from './parsers/praisonai.js';
+import { hasCjk } from '../store/query.js';
 import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 
 /** A new version re-parses every file of that agent from the start. */
@@ -221,14 +222,14 @@ class Writer {
       find: db.prepare(`SELECT id FROM messages WHERE conv_id = ? AND anchor = ?`),
       insert: db.prepare(
         `INSERT INTO messages (conv_id, ordinal, anchor, role, kind, text, reasoning, tool_name, call_id, tool_calls,
-           created_at, model, tokens, flags, original_len)
+           created_at, model, tokens, flags, original_len, cjk)
          VALUES (@conv_id, @ordinal, @anchor, @role, @kind, @text, @reasoning, @tool_name, @call_id, @tool_calls,
-           @created_at, @model, @tokens, @flags, @original_len)`,
+           @created_at, @model, @tokens, @flags, @original_len, @cjk)`,
       ),
       update: db.prepare(
         `UPDATE messages SET role = @role, kind = @kind, text = @text, reasoning = @reasoning, tool_name = @tool_name,
            call_id = @call_id, tool_calls = @tool_calls, created_at = @created_at, model = @model, tokens = @tokens,
-           flags = @flags, original_len = @original_len WHERE id = @id`,
+           flags = @flags, original_len = @original_len, cjk = @cjk WHERE id = @id`,
       ),
       stats: db.prepare(
         `UPDATE conversations SET
@@ -294,6 +295,7 @@ class Writer {
   messages(convId: number, msgs: readonly Msg[], fresh: boolean, nextOrdinal: number): number {
     if (fresh) this.s.deleteMessages.run(convId);
     let ord = fresh ? 0 : nextOrdinal;
+    const seen = new Set<string>();
     for (const m of msgs) {
       const values = {
         conv_id: convId,
@@ -311,8 +313,14 @@ class Writer {
         tokens: m.tokens ?? null,
         flags: m.flags,
         original_len: m.original_len,
+        cjk: hasCjk(m.text) || (m.reasoning ? hasCjk(m.reasoning) : false) ? 1 : 0,
       };
-      const found = this.s.find.get(convId, m.anchor) as { id: number } | undefined;
+      // After a delete (a parse from the start) only a repeated anchor in the same file can exist.
+      const found =
+        fresh && !seen.has(m.anchor)
+          ? undefined
+          : (this.s.find.get(convId, m.anchor) as { id: number } | undefined);
+      if (fresh) seen.add(m.anchor);
       if (found) {
         const { conv_id: _c, ordinal: _o, anchor: _a, ...fields } = values;
         this.s.update.run({ ...fields, id: found.id });
