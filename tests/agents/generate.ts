@@ -24,9 +24,20 @@ function rng(seed: number): () => number {
   };
 }
 
+/**
+ * Topic words are one draw in ten; the rest come from 20,000 filler tokens with a
+ * skewed (roughly Zipf) frequency, so a topic word is in a few percent of messages,
+ * as a real term is, not in half of them.
+ */
+function word(r: () => number): string {
+  if (r() < 0.1) return WORDS[Math.floor(r() * WORDS.length)]!;
+  const k = Math.floor(20_000 * r() ** 3);
+  return `w${k.toString(36)}`;
+}
+
 function sentence(r: () => number, n: number): string {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(r() * WORDS.length)]!);
+  for (let i = 0; i < n; i++) out.push(word(r));
   if (r() < 0.05) out.push(CJK[Math.floor(r() * CJK.length)]!);
   return out.join(' ');
 }
