@@ -14,6 +14,7 @@ import {
   type SourceFile,
   type SourceRoot,
 } from './discover.js';
+import { applyCodexTitles } from './codexTitles.js';
 import { parseRecord, readLines } from './lines.js';
 import { AGENTS, FLAG, Problems, type Agent, type ConvPatch, type Msg } from './model.js';
 import { claudeParser } from './parsers/claude.js';
@@ -459,6 +460,7 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     }
     flush();
     report.bytesRead += bytesDone;
+    if (agent === 'codex') applyCodexTitles(db, agentRoots);
     db.transaction(() => {
       markGone(db, agent, seen);
       setSource.run(agent, Date.now(), JSON.stringify(agentRoots));

@@ -143,6 +143,7 @@ describe('lookback over other agents', () => {
       msgs.filter((m) => m.content === 'add a rate limiter to the token bucket middleware'),
     ).toHaveLength(1);
     expect(r.json().session_meta).toMatchObject({
+      title: 'token bucket limiter',
       model: 'gpt-5-codex',
       git_branch: 'fix/rate',
       source: 'cli',

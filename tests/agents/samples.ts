@@ -330,6 +330,14 @@ export function codexFiles(home: string): void {
       },
     ]),
   );
+  // Thread names: append-only, the newest wins.
+  writeFileSync(
+    join(home, '.codex', 'session_index.jsonl'),
+    jl([
+      { id: IDS.codex, thread_name: 'rate limiter', updated_at: '2026-08-19T07:03:00Z' },
+      { id: IDS.codex, thread_name: 'token bucket limiter', updated_at: '2026-08-19T07:09:00Z' },
+    ]),
+  );
   // Archived and compressed: skipped with a counted reason.
   const arch = join(home, '.codex', 'archived_sessions');
   mkdirSync(arch, { recursive: true });
