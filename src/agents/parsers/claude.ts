@@ -77,7 +77,8 @@ export function claudeParser(ctx: ParseContext): LineParser {
   const messages: Msg[] = [];
   let open: Open | null = null;
   let needsFull = false;
-  let first = true;
+  // Only a file's very first line names the session it continues; a resumed pass is past it.
+  let first = carry.first !== false;
   let lastUuid = str(carry.lastUuid);
   let titled = carry.titled === true;
   let openId = str(carry.openId);
@@ -297,7 +298,7 @@ export function claudeParser(ctx: ParseContext): LineParser {
       return {
         conv,
         messages,
-        carry: { lastUuid, titled, openId },
+        carry: { lastUuid, titled, openId, first },
         needsFull,
       };
     },

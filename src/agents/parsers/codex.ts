@@ -67,7 +67,7 @@ export function codexParser(ctx: ParseContext): LineParser {
   let own = carry.own === true;
   let ownStart = typeof carry.ownStart === 'number' ? carry.ownStart : null;
   let forked = carry.forked === true;
-  let copying = false;
+  let copying = carry.copying === true;
   let titled = carry.titled === true;
   let lastUser = str(carry.lastUser);
   let lastUserFrom = str(carry.lastUserFrom);
@@ -184,6 +184,7 @@ export function codexParser(ctx: ParseContext): LineParser {
           own,
           ownStart,
           forked,
+          copying,
           titled,
           lastUser,
           lastUserFrom,
