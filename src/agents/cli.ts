@@ -65,9 +65,7 @@ export function runAgents(
   hermes: () => Promise<Payload>,
 ): Promise<number> {
   return run(cmd, rest, flags, hermes).catch((err: unknown) => {
-    // Usage mistakes (ours or the Hermes argument checks) keep exit code 2.
-    if (err instanceof AgentUsageError || (err as Error)?.constructor?.name === 'UsageError')
-      throw err;
+    if (err instanceof AgentUsageError) throw err;
     const message =
       err instanceof StoreError
         ? err.message

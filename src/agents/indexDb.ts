@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /** Bump when the tables change: an index of another layout is rebuilt from scratch. */
-export const INDEX_LAYOUT = 1;
+export const INDEX_LAYOUT = 2;
 
 export function indexPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.LOOKBACK_INDEX) return env.LOOKBACK_INDEX;

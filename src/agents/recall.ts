@@ -8,6 +8,7 @@ import { StoreError } from '../store/errors.js';
 import { quoteAllTerms, likePattern, routeQuery, type Route } from '../store/query.js';
 import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
+import { isoTime } from '../store/time.js';
 import { FLAG, type Agent } from './model.js';
 
 const NO_MATCH = 'No matching sessions found.';
@@ -53,8 +54,8 @@ interface ConvRow {
 }
 
 const secs = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
-const iso = (ms: number | null): string =>
-  ms === null ? 'unknown' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+/** The same ISO-8601 (UTC, seconds) `when` as Hermes answers. */
+const iso = (ms: number | null): string => isoTime(ms === null ? null : ms / 1000);
 
 function shape(m: MsgRow, anchor?: string): Record<string, Json> {
   const out: Record<string, Json> = {

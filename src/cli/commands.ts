@@ -172,13 +172,24 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
     return null;
   }
   const recall = agentsOnly ? null : (cmd as Exclude<Subcommand, 'profiles' | 'index' | 'sources'>);
-  if (recall) parseArgs(recall, recall === 'scroll' ? [rest[0] ?? '', '0'] : rest, flags); // same argument checks
+  // The same argument checks as Hermes; other agents' anchors are not numbers.
+  const hermesOnly = flags.agent?.trim().toLowerCase() === 'hermes';
+  if (recall)
+    parseArgs(recall, recall === 'scroll' && !hermesOnly ? [rest[0] ?? '', '0'] : rest, flags);
   if (recall === 'scroll') expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
   const { runAgents, AgentUsageError } = await import('../agents/cli.js');
   const hermes = async (): Promise<Record<string, Json>> => {
+    let call: (s: Store) => Record<string, Json>;
+    try {
+      call = parseArgs(recall!, rest, flags);
+    } catch (err) {
+      // With --agent all, an anchor that is not a Hermes id just is not in Hermes.
+      if (err instanceof UsageError) throw new StoreError(err.message, 'no-message');
+      throw err;
+    }
     const store = await openStore(flags);
     try {
-      return parseArgs(recall!, rest, flags)(store);
+      return call(store);
     } finally {
       store.close();
     }

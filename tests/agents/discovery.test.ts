@@ -133,5 +133,37 @@ describe('search semantics', () => {
     expect((t.results as Obj[]).every((r) => r.agent === 'hermes')).toBe(true);
     const untag = (t.results as Obj[]).map(({ agent: _a, ...rest }) => rest);
     expect(untag).toEqual(p.results);
+    const bad = lookback(['scroll', 'some-session', 'u-4', '--db', db, '--agent', 'hermes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('MESSAGE_ID must be a whole number, not "u-4"');
+  });
+
+  it('merges Hermes and the other agents with --agent all, taking turns by relevance', () => {
+    const db = fixtureCopy(30);
+    const env = { HOME: home, LOOKBACK_INDEX: join(dir, 'all.db') };
+    const r = lookback(
+      ['search', 'migration OR charge', '--db', db, '--agent', 'all', '--limit', '4', '--json'],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const res = r.json().results as Obj[];
+    expect(res.map((x) => x.agent)).toEqual(['hermes', 'claude', 'hermes', 'claude']);
+    // Both sides print `when` the same way (ISO-8601 UTC).
+    for (const x of res) expect(String(x.when)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const claudeHit = res.find((x) => x.agent === 'claude' && x.session_id === IDS.claude)!;
+    expect(String(claudeHit.snippet)).toContain('>>>charge<<<');
+    // An anchor that is not in the index falls back to Hermes, which refuses it as not found.
+    const sc = lookback(['scroll', IDS.claude, 'u-4', '--db', db, '--agent', 'all', '--json'], env);
+    expect(sc.code).toBe(0);
+    expect(sc.json()).toMatchObject({
+      around_message_id: 'u-4',
+      session_meta: { agent: 'claude' },
+    });
+    const miss = lookback(['scroll', 'nope', 'zz', '--db', db, '--agent', 'all', '--json'], env);
+    expect(miss.code).toBe(1);
+    expect(miss.json()).toEqual({
+      success: false,
+      error: 'MESSAGE_ID must be a whole number, not "zz"',
+    });
   });
 });
