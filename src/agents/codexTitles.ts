@@ -40,6 +40,6 @@ export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): vo
     }
     db.transaction(() => {
       for (const [id, { name }] of names) if (name.trim()) set.run(name.trim().slice(0, 200), id);
-    })();
+    }).immediate();
   }
 }

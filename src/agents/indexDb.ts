@@ -109,10 +109,13 @@ CREATE TABLE sources (agent TEXT PRIMARY KEY, last_indexed_at INTEGER, roots TEX
 
 function openFresh(path: string): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = new Database(path, { timeout: 5000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
-  db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version = ${INDEX_LAYOUT}; COMMIT;`);
+  // Another lookback may be creating the same index: the first one's schema wins.
+  db.exec('BEGIN IMMEDIATE');
+  if ((db.pragma('user_version', { simple: true }) as number) === INDEX_LAYOUT) db.exec('COMMIT');
+  else db.exec(`${SCHEMA} PRAGMA user_version = ${INDEX_LAYOUT}; COMMIT;`);
   return db;
 }
 

@@ -363,7 +363,11 @@ class Writer {
   }
 }
 
-/** Runs one pass over every agent's sources (or the ones asked for). */
+/**
+ * Runs one pass over every agent's sources (or the ones asked for). Writes take
+ * the lock up front (BEGIN IMMEDIATE), so two lookback processes indexing at once
+ * wait for each other instead of failing on a stale read snapshot.
+ */
 export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexReport {
   const t0 = performance.now();
   const env = opts.env ?? process.env;
@@ -430,7 +434,7 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
       db.transaction(() => {
         for (const p of items) write(writer, p);
         writer.finishStats();
-      })();
+      }).immediate();
       batch = [];
       batchMessages = 0;
     };
@@ -464,7 +468,7 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     db.transaction(() => {
       markGone(db, agent, seen);
       setSource.run(agent, Date.now(), JSON.stringify(agentRoots));
-    })();
+    }).immediate();
   }
   report.ms = performance.now() - t0;
   return report;
@@ -530,7 +534,7 @@ function indexOpencode(
         ).run(id);
     writer.file(parsed, null, 0);
     writer.finishStats();
-  })();
+  }).immediate();
   return n;
 }
 

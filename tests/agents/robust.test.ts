@@ -171,3 +171,33 @@ describe('indexInBackground', () => {
     db.close();
   });
 });
+
+describe('two indexers at once', () => {
+  it('both finish and the index equals one clean pass', async () => {
+    const home = join(dir, 'twice');
+    generateHistories(home, 120, 12_000, 11);
+    const shared = join(dir, 'twice.db');
+    const run = () =>
+      new Promise<number | null>((done) => {
+        const child = spawn(process.execPath, [BIN, 'index', '--json'], {
+          env: { ...process.env, ...env(home), LOOKBACK_INDEX: shared },
+          stdio: 'ignore',
+        });
+        child.once('exit', (code) => done(code));
+      });
+    expect(await Promise.all([run(), run()])).toEqual([0, 0]);
+    const a = openIndex(shared);
+    const b = openIndex(join(dir, 'twice-clean.db'));
+    indexAll(b.db, { env: env(home) });
+    const dump = (db: typeof a.db) =>
+      db
+        .prepare(
+          `SELECT c.native_id, c.message_count, m.anchor, m.ordinal, m.text
+           FROM conversations c JOIN messages m ON m.conv_id = c.id ORDER BY c.native_id, m.ordinal`,
+        )
+        .all();
+    expect(dump(a.db)).toEqual(dump(b.db));
+    a.db.close();
+    b.db.close();
+  }, 60_000);
+});
