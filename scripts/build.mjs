@@ -9,6 +9,7 @@ import { meowPatchPlugin } from './meowPatch.mjs';
 const entries = {
   lookback: 'src/cli.ts',
   'query-worker': 'src/app/worker/entry.ts',
+  'agents-worker': 'src/agents/worker.ts',
   bench: 'tests/bench/run.ts',
 };
 

@@ -17,6 +17,8 @@ const HELP = `
     $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
     $ lookback read SESSION_ID [--json]                                 a whole session
     $ lookback profiles [--json]                                        profiles with a store
+    $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]  index other agents' histories
+    $ lookback sources [--json]                                         what was found, indexed, unreadable
 
   Options
     --db PATH        read this state.db
@@ -24,9 +26,14 @@ const HELP = `
     --demo           open (creating it if needed) a generated demo store
     --json           print the agent's session_search JSON shapes
     --print          (app) print the copied anchors on stdout at exit
+    --agent NAME     recent/search/scroll/read over hermes (the default), claude,
+                     codex, gemini, opencode, praisonai, or all; anchors of other
+                     agents are their own ids: lookback scroll --agent codex SID ANCHOR
+    --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
     --               ends the options (queries may start with "-")
 
-  The store is opened read-only and never changed.
+  The store is opened read-only and never changed. Other agents' files are only
+  read; lookback keeps its own index of them in ~/.cache/lookback (LOOKBACK_INDEX).
 `;
 
 const cli = meow(HELP, {
@@ -45,6 +52,8 @@ const cli = meow(HELP, {
     sort: { type: 'string' },
     roles: { type: 'string' },
     window: { type: 'string' },
+    agent: { type: 'string' },
+    sourceDir: { type: 'string', isMultiple: true },
   },
 });
 

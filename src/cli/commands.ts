@@ -20,9 +20,11 @@ export interface Flags {
   sort?: string | undefined;
   roles?: string | undefined;
   window?: string | undefined;
+  agent?: string | undefined;
+  sourceDir?: string[] | undefined;
 }
 
-const SUBCOMMANDS = ['recent', 'search', 'scroll', 'read', 'profiles'] as const;
+const SUBCOMMANDS = ['recent', 'search', 'scroll', 'read', 'profiles', 'index', 'sources'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function intFlag(name: string, value: string | undefined, min: number): number | undefined {
@@ -94,7 +96,9 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     else for (const p of profiles) process.stdout.write(`${p.name}\t${p.path}\n`);
     return 0;
   }
-  const args = parseArgs(cmd, rest, flags);
+  const others = await otherAgents(cmd, rest, flags);
+  if (others !== null) return others;
+  const args = parseArgs(cmd as Exclude<Subcommand, 'profiles' | 'index' | 'sources'>, rest, flags);
   let store: Store | undefined;
   try {
     store = await openStore(flags);
@@ -117,7 +121,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
 
 /** Validates a subcommand's arguments before the store is opened; returns the call to make. */
 function parseArgs(
-  cmd: Exclude<Subcommand, 'profiles'>,
+  cmd: Exclude<Subcommand, 'profiles' | 'index' | 'sources'>,
   rest: string[],
   flags: Flags,
 ): (s: Store) => Record<string, Json> {
@@ -152,6 +156,63 @@ function parseArgs(
       const [sid = ''] = rest;
       return (s) => readJson(s, sid);
     }
+  }
+}
+
+/**
+ * Other agents' histories (src/agents): `index`, `sources`, and `--agent` on the
+ * recall commands. Null when neither applies, so the Hermes path (and its JSON,
+ * which agents rely on) stays exactly as it was.
+ */
+async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promise<number | null> {
+  const agentsOnly = cmd === 'index' || cmd === 'sources';
+  if (!agentsOnly && flags.agent === undefined) {
+    if (flags.sourceDir?.length)
+      throw new UsageError('--source-dir needs --agent (or lookback index)');
+    return null;
+  }
+  const recall = agentsOnly ? null : (cmd as Exclude<Subcommand, 'profiles' | 'index' | 'sources'>);
+  // The same argument checks as Hermes; other agents' anchors are not numbers.
+  const hermesOnly = flags.agent?.trim().toLowerCase() === 'hermes';
+  if (recall)
+    parseArgs(recall, recall === 'scroll' && !hermesOnly ? [rest[0] ?? '', '0'] : rest, flags);
+  if (recall === 'scroll') expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
+  const { runAgents, AgentUsageError } = await import('../agents/cli.js');
+  const hermes = async (): Promise<Record<string, Json>> => {
+    let call: (s: Store) => Record<string, Json>;
+    try {
+      call = parseArgs(recall!, rest, flags);
+    } catch (err) {
+      // With --agent all, an anchor that is not a Hermes id just is not in Hermes.
+      if (err instanceof UsageError) throw new StoreError(err.message, 'no-message');
+      throw err;
+    }
+    const store = await openStore(flags);
+    try {
+      return call(store);
+    } finally {
+      store.close();
+    }
+  };
+  try {
+    return await runAgents(
+      cmd,
+      rest,
+      {
+        agent: flags.agent,
+        sourceDir: flags.sourceDir,
+        json: flags.json,
+        all: flags.all,
+        limit: intFlag('limit', flags.limit, 0),
+        sort: sortFlag(flags.sort),
+        roles: rolesFlag(flags.roles),
+        window: intFlag('window', flags.window, -Infinity),
+      },
+      hermes,
+    );
+  } catch (err) {
+    if (err instanceof AgentUsageError) throw new UsageError(err.message);
+    throw err;
   }
 }
 

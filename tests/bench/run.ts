@@ -13,6 +13,7 @@ import { browse } from '../../src/store/browse.js';
 import { discover } from '../../src/store/search.js';
 import { scroll } from '../../src/store/recall.js';
 import { routeQuery } from '../../src/store/query.js';
+import { benchAgents } from './agents.js';
 import { benchApp } from './app.js';
 import { fmt, median, row } from './stats.js';
 
@@ -22,7 +23,7 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-/** Sections to run, comma-separated (store, first, keys, memory); all by default. */
+/** Sections to run, comma-separated (store, first, keys, memory, agents); all but agents by default. */
 const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory').split(','));
 
 function time(fn: () => unknown, runs = RUNS): number {
@@ -143,7 +144,11 @@ function bench(layout: 16 | 30): void {
 if (ONLY.has('store')) for (const layout of [16, 30] as const) bench(layout);
 
 // The interactive app: first frame, key → frame, memory.
-await benchApp(
-  { root: ROOT, benchDir: BENCH_DIR, stores: { 16: storeFor(16), 30: storeFor(30) } },
-  ONLY,
-);
+if (['first', 'keys', 'memory'].some((s) => ONLY.has(s)))
+  await benchApp(
+    { root: ROOT, benchDir: BENCH_DIR, stores: { 16: storeFor(16), 30: storeFor(30) } },
+    ONLY,
+  );
+
+// Other agents' histories: LOOKBACK_BENCH_ONLY=agents (a million generated messages by default).
+if (ONLY.has('agents')) benchAgents(ROOT, BENCH_DIR, RUNS);

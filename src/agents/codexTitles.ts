@@ -1,0 +1,45 @@
+/**
+ * Codex thread names from `$CODEX_HOME/session_index.jsonl` (append-only
+ * `{id, thread_name, updated_at}`, newest wins; AGENTS.md §2.3): they outrank the
+ * first prompt. Read whole on every pass: it holds one short line per rename, and a
+ * rollout indexed after its rename still needs the name.
+ */
+import type Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceRoot } from './discover.js';
+import { parseRecord, readLines } from './lines.js';
+import { Problems, TITLE_RANK } from './model.js';
+
+export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): void {
+  const set = db.prepare(
+    `UPDATE conversations SET title = ?, title_rank = ${TITLE_RANK.user}
+     WHERE agent = 'codex' AND native_id = ? AND title_rank <= ${TITLE_RANK.user}`,
+  );
+  for (const r of roots) {
+    const path = join(r.path, 'session_index.jsonl');
+    if (r.agent !== 'codex' || !existsSync(path)) continue;
+    const names = new Map<string, { name: string; at: string }>();
+    const problems = new Problems();
+    try {
+      readLines(
+        path,
+        0,
+        Number.MAX_SAFE_INTEGER,
+        (line) => {
+          const rec = parseRecord(line, problems);
+          if (!rec || typeof rec.id !== 'string' || typeof rec.thread_name !== 'string') return;
+          const at = typeof rec.updated_at === 'string' ? rec.updated_at : '';
+          const old = names.get(rec.id);
+          if (!old || at >= old.at) names.set(rec.id, { name: rec.thread_name, at });
+        },
+        problems,
+      );
+    } catch {
+      continue; // a hint only: the rollouts stay the truth
+    }
+    db.transaction(() => {
+      for (const [id, { name }] of names) if (name.trim()) set.run(name.trim().slice(0, 200), id);
+    }).immediate();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * lookback's own derived index of the other agents' histories: SQLite with FTS5
+ * (unicode61 for words, trigram for CJK). Everything in it can be rebuilt from the
+ * agents' files, so a missing, corrupt or older-layout index is deleted and
+ * created again rather than repaired.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Bump when the tables change: an index of another layout is rebuilt from scratch. */
+export const INDEX_LAYOUT = 2;
+
+export function indexPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.LOOKBACK_INDEX) return env.LOOKBACK_INDEX;
+  const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(cache, 'lookback', 'agents.db');
+}
+
+const SCHEMA = `
+CREATE TABLE conversations (
+  id INTEGER PRIMARY KEY,
+  agent TEXT NOT NULL,
+  native_id TEXT NOT NULL,
+  parent_native_id TEXT,
+  parent_kind TEXT,
+  title TEXT,
+  title_rank INTEGER NOT NULL DEFAULT 0,
+  cwd TEXT,
+  git_branch TEXT,
+  model TEXT,
+  source TEXT,
+  started_at INTEGER,
+  last_active_at INTEGER,
+  source_path TEXT,
+  host TEXT,
+  gone INTEGER NOT NULL DEFAULT 0,
+  extra TEXT,
+  message_count INTEGER NOT NULL DEFAULT 0,
+  preview TEXT,
+  UNIQUE (agent, native_id)
+);
+CREATE INDEX conversations_active ON conversations (last_active_at);
+CREATE TABLE messages (
+  id INTEGER PRIMARY KEY,
+  conv_id INTEGER NOT NULL,
+  ordinal INTEGER NOT NULL,
+  anchor TEXT NOT NULL,
+  role TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  reasoning TEXT,
+  tool_name TEXT,
+  call_id TEXT,
+  tool_calls TEXT,
+  created_at INTEGER,
+  model TEXT,
+  tokens INTEGER,
+  flags INTEGER NOT NULL DEFAULT 0,
+  original_len INTEGER NOT NULL DEFAULT 0,
+  -- 1 when the row holds CJK text: only those rows go into the trigram index, the only
+  -- index CJK queries use (a trigram index of every row would cost more than all the rest).
+  cjk INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (conv_id, anchor)
+);
+CREATE INDEX messages_order ON messages (conv_id, ordinal);
+CREATE VIRTUAL TABLE messages_fts USING fts5 (text, reasoning, tool_calls, content='messages', content_rowid='id');
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5 (text, reasoning, tool_calls, content='messages', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_ai_cjk AFTER INSERT ON messages WHEN new.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_ad_cjk AFTER DELETE ON messages WHEN old.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_au AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+  INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_au_cjk_old AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN old.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_au_cjk_new AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN new.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+-- One row per source file (or opencode database): what the last pass saw and where it stopped.
+CREATE TABLE files (
+  path TEXT PRIMARY KEY,
+  agent TEXT NOT NULL,
+  conv_id INTEGER,
+  dev INTEGER, ino INTEGER, size INTEGER, mtime_ms REAL,
+  byte_offset INTEGER NOT NULL DEFAULT 0,
+  next_line INTEGER NOT NULL DEFAULT 0,
+  next_ordinal INTEGER NOT NULL DEFAULT 0,
+  carry TEXT,
+  parser_version INTEGER NOT NULL,
+  problems TEXT,
+  indexed_at INTEGER
+);
+CREATE INDEX files_conv ON files (conv_id);
+CREATE TABLE sources (agent TEXT PRIMARY KEY, last_indexed_at INTEGER, roots TEXT);
+`;
+
+function openFresh(path: string): Database.Database {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: 5000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
+  // Another lookback may be creating the same index: the first one's schema wins.
+  db.exec('BEGIN IMMEDIATE');
+  if ((db.pragma('user_version', { simple: true }) as number) === INDEX_LAYOUT) db.exec('COMMIT');
+  else db.exec(`${SCHEMA} PRAGMA user_version = ${INDEX_LAYOUT}; COMMIT;`);
+  return db;
+}
+
+function removeIndex(path: string): void {
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+    rmSync(p, { force: true });
+}
+
+export interface OpenedIndex {
+  db: Database.Database;
+  /** Why it was rebuilt, when it was. */
+  rebuilt: string | null;
+}
+
+/** Opens the index, rebuilding it when it is missing, corrupt or of another layout. */
+export function openIndex(path = indexPath()): OpenedIndex {
+  if (!existsSync(path)) return { db: openFresh(path), rebuilt: 'missing' };
+  let db: Database.Database | null = null;
+  let why: string;
+  try {
+    db = new Database(path, { timeout: 5000 });
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version === INDEX_LAYOUT) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
+      // Touch every table once: a damaged file fails here, not in the middle of a pass.
+      db.prepare('SELECT count(*) FROM conversations').get();
+      db.prepare('SELECT rowid FROM messages_fts LIMIT 1').all();
+      db.prepare('SELECT path FROM files LIMIT 1').all();
+      return { db, rebuilt: null };
+    }
+    why = `layout ${version}, expected ${INDEX_LAYOUT}`;
+  } catch (err) {
+    why = `unreadable (${(err as Error).message.split('\n')[0]})`;
+  }
+  try {
+    db?.close();
+  } catch {
+    /* already unusable */
+  }
+  removeIndex(path);
+  return { db: openFresh(path), rebuilt: why };
+}

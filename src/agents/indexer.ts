@@ -1,0 +1,569 @@
+/**
+ * One indexing pass: stat every known and newly listed source file, parse only
+ * what changed (from the saved byte offset when the file only grew), and write the
+ * results in one transaction per batch of files, so a crash leaves the previous
+ * state. Sessions whose files vanished stay, marked `gone` (AGENTS.md rule 3).
+ */
+import type Database from 'better-sqlite3';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { hostname } from 'node:os';
+import {
+  listFiles,
+  sourceRoots,
+  type Overrides,
+  type SourceFile,
+  type SourceRoot,
+} from './discover.js';
+import { applyCodexTitles } from './codexTitles.js';
+import { parseRecord, readLines } from './lines.js';
+import { AGENTS, FLAG, Problems, type Agent, type ConvPatch, type Msg } from './model.js';
+import { claudeParser } from './parsers/claude.js';
+import { codexParser } from './parsers/codex.js';
+import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
+import { readOpencode } from './parsers/opencode.js';
+import { praisonaiParse } from './parsers/praisonai.js';
+import { hasCjk } from '../store/query.js';
+import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
+
+/** A new version re-parses every file of that agent from the start. */
+export const PARSER_VERSION: Record<Agent, number> = {
+  claude: 1,
+  codex: 1,
+  gemini: 1,
+  opencode: 1,
+  praisonai: 1,
+};
+
+/** Whole-document sources above this are skipped with a reason (FAD skips sidecars above 100 MB). */
+const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
+/** Files written per transaction; a batch is also closed after this many messages. */
+const BATCH_FILES = 200;
+const BATCH_MESSAGES = 20_000;
+
+export interface IndexOptions {
+  env?: NodeJS.ProcessEnv;
+  overrides?: Overrides;
+  agents?: readonly Agent[];
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  agent: Agent;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  messages: number;
+}
+
+export interface IndexReport {
+  roots: SourceRoot[];
+  files: number;
+  parsed: number;
+  unchanged: number;
+  bytesRead: number;
+  messages: number;
+  ms: number;
+}
+
+interface FileRow {
+  path: string;
+  conv_id: number | null;
+  dev: number;
+  ino: number;
+  size: number;
+  mtime_ms: number;
+  byte_offset: number;
+  next_line: number;
+  next_ordinal: number;
+  carry: string | null;
+  parser_version: number;
+  problems: string | null;
+}
+
+/** What one file's parse wants written. */
+interface Parsed {
+  file: SourceFile;
+  st: Stats;
+  full: boolean;
+  results: ParseResult[];
+  offset: number;
+  nextLine: number;
+  problems: Record<string, number>;
+  carry: Record<string, unknown>;
+}
+
+function lineParser(agent: Agent, ctx: ParseContext): LineParser {
+  if (agent === 'claude') return claudeParser(ctx);
+  if (agent === 'codex') return codexParser(ctx);
+  return geminiParser(ctx);
+}
+
+function mergeProblems(
+  a: Record<string, number>,
+  b: Record<string, number>,
+): Record<string, number> {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/** Parses one file (or the part of it that is new); never throws for a bad file. */
+function parseFile(file: SourceFile, st: Stats, row: FileRow | undefined): Parsed {
+  const problems = new Problems();
+  const base = { file, st, results: [] as ParseResult[], carry: {} as Record<string, unknown> };
+  const same =
+    row !== undefined &&
+    row.parser_version === PARSER_VERSION[file.agent] &&
+    row.dev === st.dev &&
+    row.ino === st.ino;
+  if (file.format === 'zst') {
+    problems.add('zstd-compressed rollout skipped (Node 20 has no zstd)');
+    return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
+  }
+  if (file.format === 'jsonl') {
+    const resume = same && row.conv_id !== null && st.size >= row.size && row.carry !== null;
+    const run = (fromStart: boolean): Parsed => {
+      const p = new Problems();
+      const carry = fromStart ? null : (JSON.parse(row!.carry!) as Record<string, unknown>);
+      const parser = lineParser(file.agent, { path: file.path, carry, problems: p });
+      const offset = fromStart ? 0 : row!.byte_offset;
+      const read = readLines(
+        file.path,
+        offset,
+        st.size,
+        (line, no) => {
+          const rec = parseRecord(line, p);
+          if (rec) parser.record(rec, no);
+        },
+        p,
+        fromStart ? 0 : row!.next_line,
+      );
+      const result = parser.finish();
+      return {
+        ...base,
+        full: fromStart,
+        results: [result],
+        offset: read.end,
+        nextLine: (fromStart ? 0 : row!.next_line) + read.lines,
+        problems: fromStart
+          ? p.toJSON()
+          : mergeProblems(JSON.parse(row!.problems ?? '{}'), p.toJSON()),
+        carry: result.carry,
+      };
+    };
+    try {
+      if (resume) {
+        const r = run(false);
+        if (!r.results[0]!.needsFull) return r;
+      }
+      return run(true);
+    } catch (err) {
+      problems.add(`unreadable: ${oneLine(err)}`);
+      return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
+    }
+  }
+  // Whole documents: PraisonAI sessions, legacy Gemini chats, very early Codex rollouts.
+  if (st.size > MAX_DOCUMENT_BYTES) {
+    problems.add('document over 100 MB skipped');
+    return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
+  }
+  const ctx: ParseContext = { path: file.path, carry: null, problems };
+  try {
+    const doc: unknown = JSON.parse(readFileSync(file.path, 'utf8'));
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+      throw new Error('not a JSON object');
+    const d = doc as Record<string, unknown>;
+    let result: ParseResult | null = null;
+    if (file.agent === 'praisonai') result = praisonaiParse(ctx, d);
+    else if (file.agent === 'gemini') result = geminiLegacy(ctx, d);
+    else problems.add('legacy .json rollout not supported');
+    return {
+      ...base,
+      full: true,
+      results: result ? [result] : [],
+      offset: st.size,
+      nextLine: 0,
+      problems: problems.toJSON(),
+    };
+  } catch (err) {
+    problems.add(
+      err instanceof SyntaxError
+        ? 'file is not valid JSON (truncated or garbage)'
+        : `unreadable: ${oneLine(err)}`,
+    );
+    return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
+  }
+}
+
+function oneLine(err: unknown): string {
+  return String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .slice(0, 120);
+}
+
+/** The SQL the writer needs, prepared once per pass. */
+class Writer {
+  private readonly host = hostname();
+  private readonly s;
+  readonly touched = new Set<number>();
+
+  constructor(private readonly db: Database.Database) {
+    this.s = {
+      conv: db.prepare(`SELECT * FROM conversations WHERE agent = ? AND native_id = ?`),
+      insertConv: db.prepare(
+        `INSERT INTO conversations (agent, native_id, host) VALUES (?, ?, ?) RETURNING id`,
+      ),
+      updateConv: db.prepare(
+        `UPDATE conversations SET parent_native_id = ?, parent_kind = ?, title = ?, title_rank = ?, cwd = ?,
+           git_branch = ?, model = ?, source = ?, started_at = ?, last_active_at = ?, source_path = ?, gone = 0, extra = ?
+         WHERE id = ?`,
+      ),
+      deleteMessages: db.prepare(`DELETE FROM messages WHERE conv_id = ?`),
+      find: db.prepare(`SELECT id FROM messages WHERE conv_id = ? AND anchor = ?`),
+      insert: db.prepare(
+        `INSERT INTO messages (conv_id, ordinal, anchor, role, kind, text, reasoning, tool_name, call_id, tool_calls,
+           created_at, model, tokens, flags, original_len, cjk)
+         VALUES (@conv_id, @ordinal, @anchor, @role, @kind, @text, @reasoning, @tool_name, @call_id, @tool_calls,
+           @created_at, @model, @tokens, @flags, @original_len, @cjk)`,
+      ),
+      update: db.prepare(
+        `UPDATE messages SET role = @role, kind = @kind, text = @text, reasoning = @reasoning, tool_name = @tool_name,
+           call_id = @call_id, tool_calls = @tool_calls, created_at = @created_at, model = @model, tokens = @tokens,
+           flags = @flags, original_len = @original_len, cjk = @cjk WHERE id = @id`,
+      ),
+      stats: db.prepare(
+        `UPDATE conversations SET
+           message_count = (SELECT count(*) FROM messages WHERE conv_id = @id AND flags & ${FLAG.copied} = 0),
+           preview = (SELECT substr(text, 1, 200) FROM messages WHERE conv_id = @id AND role = 'user' AND kind = 'text'
+                      AND flags & ${FLAG.copied} = 0 ORDER BY ordinal LIMIT 1)
+         WHERE id = @id`,
+      ),
+      fileUpsert: db.prepare(
+        `INSERT INTO files (path, agent, conv_id, dev, ino, size, mtime_ms, byte_offset, next_line, next_ordinal, carry,
+           parser_version, problems, indexed_at)
+         VALUES (@path, @agent, @conv_id, @dev, @ino, @size, @mtime_ms, @byte_offset, @next_line, @next_ordinal, @carry,
+           @parser_version, @problems, @indexed_at)
+         ON CONFLICT (path) DO UPDATE SET agent = excluded.agent, conv_id = excluded.conv_id, dev = excluded.dev,
+           ino = excluded.ino, size = excluded.size, mtime_ms = excluded.mtime_ms, byte_offset = excluded.byte_offset,
+           next_line = excluded.next_line, next_ordinal = excluded.next_ordinal, carry = excluded.carry,
+           parser_version = excluded.parser_version, problems = excluded.problems, indexed_at = excluded.indexed_at`,
+      ),
+      maxOrdinal: db.prepare(
+        `SELECT ifnull(max(ordinal) + 1, 0) AS n FROM messages WHERE conv_id = ?`,
+      ),
+    };
+  }
+
+  /** Merges a parse's session fields into the stored conversation; returns its id. */
+  conversation(agent: Agent, patch: ConvPatch, sourcePath: string): number {
+    let row = this.s.conv.get(agent, patch.native_id) as Record<string, unknown> | undefined;
+    if (!row) {
+      const { id } = this.s.insertConv.get(agent, patch.native_id, this.host) as { id: number };
+      row = { id, title_rank: 0 };
+    }
+    const keep = <T>(v: T | null | undefined, old: unknown): T | null =>
+      v !== undefined && v !== null ? v : ((old ?? null) as T | null);
+    const rank = patch.title_rank ?? 0;
+    const newTitle = patch.title && rank >= Number(row.title_rank ?? 0);
+    const min = (a: number | null | undefined, b: unknown) =>
+      a == null ? ((b as number | null) ?? null) : b == null ? a : Math.min(a, Number(b));
+    const max = (a: number | null | undefined, b: unknown) =>
+      a == null ? ((b as number | null) ?? null) : b == null ? a : Math.max(a, Number(b));
+    const extra = {
+      ...(row.extra ? (JSON.parse(String(row.extra)) as object) : {}),
+      ...(patch.extra ?? {}),
+    };
+    this.s.updateConv.run(
+      keep(patch.parent_native_id, row.parent_native_id),
+      keep(patch.parent_kind, row.parent_kind),
+      newTitle ? patch.title : (row.title ?? null),
+      newTitle ? rank : Number(row.title_rank ?? 0),
+      keep(patch.cwd, row.cwd),
+      keep(patch.git_branch, row.git_branch),
+      keep(patch.model, row.model),
+      keep(patch.source, row.source),
+      min(patch.started_at, row.started_at),
+      max(patch.last_active_at, row.last_active_at),
+      sourcePath,
+      Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
+      row.id,
+    );
+    return Number(row.id);
+  }
+
+  /** Writes messages in order: known anchors are updated in place, new ones get the next ordinal. */
+  messages(convId: number, msgs: readonly Msg[], fresh: boolean, nextOrdinal: number): number {
+    if (fresh) this.s.deleteMessages.run(convId);
+    let ord = fresh ? 0 : nextOrdinal;
+    const seen = new Set<string>();
+    for (const m of msgs) {
+      const values = {
+        conv_id: convId,
+        ordinal: ord,
+        anchor: m.anchor,
+        role: m.role,
+        kind: m.kind,
+        text: m.text,
+        reasoning: m.reasoning ?? null,
+        tool_name: m.tool_name ?? null,
+        call_id: m.call_id ?? null,
+        tool_calls: m.tool_calls && m.tool_calls.length > 0 ? JSON.stringify(m.tool_calls) : null,
+        created_at: m.created_at,
+        model: m.model ?? null,
+        tokens: m.tokens ?? null,
+        flags: m.flags,
+        original_len: m.original_len,
+        cjk: hasCjk(m.text) || (m.reasoning ? hasCjk(m.reasoning) : false) ? 1 : 0,
+      };
+      // After a delete (a parse from the start) only a repeated anchor in the same file can exist.
+      const found =
+        fresh && !seen.has(m.anchor)
+          ? undefined
+          : (this.s.find.get(convId, m.anchor) as { id: number } | undefined);
+      if (fresh) seen.add(m.anchor);
+      if (found) {
+        const { conv_id: _c, ordinal: _o, anchor: _a, ...fields } = values;
+        this.s.update.run({ ...fields, id: found.id });
+      } else {
+        this.s.insert.run(values);
+        ord++;
+      }
+    }
+    this.touched.add(convId);
+    return ord;
+  }
+
+  file(p: Parsed, convId: number | null, nextOrdinal: number): void {
+    this.s.fileUpsert.run({
+      path: p.file.path,
+      agent: p.file.agent,
+      conv_id: convId,
+      dev: p.st.dev,
+      ino: p.st.ino,
+      size: p.st.size,
+      mtime_ms: p.st.mtimeMs,
+      byte_offset: p.offset,
+      next_line: p.nextLine,
+      next_ordinal: nextOrdinal,
+      carry: JSON.stringify(p.carry),
+      parser_version: PARSER_VERSION[p.file.agent],
+      problems: Object.keys(p.problems).length > 0 ? JSON.stringify(p.problems) : null,
+      indexed_at: Date.now(),
+    });
+  }
+
+  nextOrdinal(convId: number): number {
+    return (this.s.maxOrdinal.get(convId) as { n: number }).n;
+  }
+
+  finishStats(): void {
+    for (const id of this.touched) this.s.stats.run({ id });
+    this.touched.clear();
+  }
+}
+
+/**
+ * Runs one pass over every agent's sources (or the ones asked for). Writes take
+ * the lock up front (BEGIN IMMEDIATE), so two lookback processes indexing at once
+ * wait for each other instead of failing on a stale read snapshot.
+ */
+export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexReport {
+  const t0 = performance.now();
+  const env = opts.env ?? process.env;
+  const agents = opts.agents ?? AGENTS;
+  const roots = sourceRoots(env, opts.overrides).filter((r) => agents.includes(r.agent));
+  const report: IndexReport = {
+    roots,
+    files: 0,
+    parsed: 0,
+    unchanged: 0,
+    bytesRead: 0,
+    messages: 0,
+    ms: 0,
+  };
+  const writer = new Writer(db);
+  const getFile = db.prepare(`SELECT * FROM files WHERE path = ?`);
+  const setSource = db.prepare(
+    `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
+     ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
+  );
+
+  for (const agent of agents) {
+    const agentRoots = roots.filter((r) => r.agent === agent);
+    const files = agentRoots.flatMap((r) => listFiles(r));
+    const seen = new Set(files.map((f) => f.path));
+    const work: { file: SourceFile; st: Stats; row: FileRow | undefined }[] = [];
+    let bytesTotal = 0;
+    for (const file of files) {
+      if (file.agent === 'gemini' && geminiLegacyShadowed(file.path)) continue;
+      let st: Stats;
+      try {
+        st = statSync(file.path);
+      } catch {
+        continue; // gone between the listing and the stat
+      }
+      report.files++;
+      const row = getFile.get(file.path) as FileRow | undefined;
+      // opencode: a write always touches the database or its -wal.
+      const walMtime = file.format === 'sqlite' ? walSignature(file.path) : 0;
+      if (
+        row &&
+        row.parser_version === PARSER_VERSION[agent] &&
+        row.dev === st.dev &&
+        row.ino === st.ino &&
+        row.size === st.size &&
+        row.mtime_ms === st.mtimeMs + walMtime
+      ) {
+        report.unchanged++;
+        continue;
+      }
+      work.push({ file, st, row });
+      bytesTotal +=
+        file.format === 'jsonl' && row && row.ino === st.ino && st.size >= row.size
+          ? st.size - row.byte_offset
+          : st.size;
+    }
+    let filesDone = 0;
+    let bytesDone = 0;
+    let batch: Parsed[] = [];
+    let batchMessages = 0;
+    const flush = () => {
+      if (batch.length === 0) return;
+      const items = batch;
+      db.transaction(() => {
+        for (const p of items) write(writer, p);
+        writer.finishStats();
+      }).immediate();
+      batch = [];
+      batchMessages = 0;
+    };
+    for (const { file, st, row } of work) {
+      if (file.format === 'sqlite') {
+        flush();
+        report.messages += indexOpencode(db, writer, file, st, row);
+      } else {
+        const p = parseFile(file, st, row);
+        batch.push(p);
+        const n = p.results.reduce((a, r) => a + r.messages.length, 0);
+        batchMessages += n;
+        report.messages += n;
+        bytesDone += p.full ? st.size : st.size - (row?.byte_offset ?? 0);
+        if (batch.length >= BATCH_FILES || batchMessages >= BATCH_MESSAGES) flush();
+      }
+      report.parsed++;
+      filesDone++;
+      opts.onProgress?.({
+        agent,
+        filesDone,
+        filesTotal: work.length,
+        bytesDone,
+        bytesTotal,
+        messages: report.messages,
+      });
+    }
+    flush();
+    report.bytesRead += bytesDone;
+    if (agent === 'codex') applyCodexTitles(db, agentRoots);
+    db.transaction(() => {
+      markGone(db, agent, seen);
+      setSource.run(agent, Date.now(), JSON.stringify(agentRoots));
+    }).immediate();
+  }
+  report.ms = performance.now() - t0;
+  return report;
+}
+
+function write(writer: Writer, p: Parsed): void {
+  const result = p.results[0];
+  if (!result?.conv) {
+    writer.file(p, null, 0);
+    return;
+  }
+  const convId = writer.conversation(p.file.agent, result.conv, p.file.path);
+  const next = p.full ? 0 : writer.nextOrdinal(convId);
+  const after = writer.messages(convId, result.messages, p.full, next);
+  writer.file(p, convId, after);
+}
+
+/** opencode keeps everything in one database: signatures per session say which to re-derive. */
+function indexOpencode(
+  db: Database.Database,
+  writer: Writer,
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+): number {
+  const problems = new Problems();
+  const same = row && row.parser_version === PARSER_VERSION.opencode;
+  const known =
+    same && row.carry
+      ? ((JSON.parse(row.carry) as { signatures?: Record<string, string> }).signatures ?? {})
+      : {};
+  let read;
+  try {
+    read = readOpencode(file.path, known, problems);
+  } catch (err) {
+    problems.add(`unreadable: ${oneLine(err)}`);
+    read = { sessions: [], signatures: known };
+  }
+  const wal = walSignature(file.path);
+  const parsed: Parsed = {
+    file,
+    st: { ...st, mtimeMs: st.mtimeMs + wal } as Stats,
+    full: true,
+    results: [],
+    offset: 0,
+    nextLine: 0,
+    problems: problems.toJSON(),
+    carry: { signatures: read.signatures },
+  };
+  let n = 0;
+  db.transaction(() => {
+    for (const s of read.sessions) {
+      const convId = writer.conversation('opencode', s.conv, file.path);
+      writer.messages(convId, s.messages, true, 0);
+      n += s.messages.length;
+    }
+    // Sessions deleted from the database stay, marked gone.
+    const now = new Set(Object.keys(read.signatures));
+    for (const id of Object.keys(known))
+      if (!now.has(id))
+        db.prepare(
+          `UPDATE conversations SET gone = 1 WHERE agent = 'opencode' AND native_id = ?`,
+        ).run(id);
+    writer.file(parsed, null, 0);
+    writer.finishStats();
+  }).immediate();
+  return n;
+}
+
+/** The -wal's mtime folded into the change signal (a checkpoint can leave the main file's size alone). */
+function walSignature(path: string): number {
+  try {
+    const w = statSync(`${path}-wal`);
+    return w.mtimeMs / 1e6 + w.size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Files no longer listed and no longer on disk: forget the file, keep the conversation flagged gone. */
+function markGone(db: Database.Database, agent: Agent, seen: Set<string>): void {
+  const rows = db.prepare(`SELECT path, conv_id FROM files WHERE agent = ?`).all(agent) as {
+    path: string;
+    conv_id: number | null;
+  }[];
+  const del = db.prepare(`DELETE FROM files WHERE path = ?`);
+  const others = db.prepare(`SELECT count(*) AS n FROM files WHERE conv_id = ?`);
+  const gone = db.prepare(`UPDATE conversations SET gone = 1 WHERE id = ?`);
+  for (const r of rows) {
+    if (seen.has(r.path) || existsSync(r.path)) continue;
+    del.run(r.path);
+    if (r.conv_id !== null && (others.get(r.conv_id) as { n: number }).n === 0) gone.run(r.conv_id);
+    if (agent === 'opencode')
+      db.prepare(
+        `UPDATE conversations SET gone = 1 WHERE agent = 'opencode' AND source_path = ?`,
+      ).run(r.path);
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * Gemini CLI chats (AGENTS.md §3): a JSONL event log. Message records are upserts
+ * by `id` (tool results and tokens arrive by re-writing the message), `$set` merges
+ * into the header, `$rewindTo` flags a message and everything after it. Legacy
+ * `.json` chats are one whole document with the same messages.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import {
+  FLAG,
+  MESSAGE_CAP,
+  TEXT_CAP,
+  TITLE_RANK,
+  capped,
+  epochMs,
+  obj,
+  placeholder,
+  str,
+  type ConvPatch,
+  type Msg,
+  type ToolCall,
+} from '../model.js';
+import { offerTitle } from './claude.js';
+import type { LineParser, ParseContext, ParseResult } from './types.js';
+
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const out: string[] = [];
+  for (const p of content) {
+    const o = obj(p);
+    if (!o) continue;
+    if (typeof o.text === 'string') out.push(o.text);
+    else if (o.inlineData) {
+      const d = obj(o.inlineData);
+      out.push(placeholder('file', d?.mimeType, d?.data));
+    }
+  }
+  return out.join('\n');
+}
+
+/** The project directory a chat belongs to, from `tmp/<id>/.project_root`. */
+function projectRoot(path: string): string | null {
+  // …/tmp/<id>/chats/session-….jsonl or …/tmp/<id>/chats/<parent>/<id>.jsonl
+  let dir = dirname(path);
+  if (basename(dir) !== 'chats') dir = dirname(dir);
+  try {
+    const root = readFileSync(join(dirname(dir), '.project_root'), 'utf8').trim();
+    return root || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A subagent chat lives in `chats/<parentSessionId>/<sessionId>.jsonl`. */
+function parentFromPath(path: string): string | null {
+  const dir = dirname(path);
+  return basename(dir) === 'chats' ? null : basename(dir);
+}
+
+/** A legacy `.json` chat with a same-named `.jsonl` beside it is the same session: read the `.jsonl`. */
+export function geminiLegacyShadowed(path: string): boolean {
+  return path.endsWith('.json') && existsSync(`${path}l`);
+}
+
+export function geminiParser(ctx: ParseContext): LineParser {
+  const carry = ctx.carry ?? {};
+  const incremental = ctx.carry !== null;
+  const conv: ConvPatch = { native_id: str(carry.id) ?? '' };
+  // Upserts within this pass: id → row (insertion order is first appearance).
+  const rows = new Map<string, Msg[]>();
+  let needsFull = false;
+  let titled = carry.titled === true;
+
+  const header = (h: Record<string, unknown>) => {
+    if (typeof h.sessionId === 'string') conv.native_id = h.sessionId;
+    const start = epochMs(h.startTime);
+    const last = epochMs(h.lastUpdated);
+    if (start !== null) conv.started_at = start;
+    if (last !== null) conv.last_active_at = last;
+    if (typeof h.summary === 'string') offerTitle(conv, h.summary, TITLE_RANK.generated);
+    if (h.kind === 'subagent' || parentFromPath(ctx.path)) {
+      conv.parent_kind = 'subagent';
+      conv.parent_native_id = parentFromPath(ctx.path);
+    }
+    if (typeof h.projectHash === 'string') conv.extra = { project_hash: h.projectHash };
+  };
+
+  const upsert = (r: Record<string, unknown>) => {
+    const id = String(r.id);
+    const t = epochMs(r.timestamp);
+    const out: Msg[] = [];
+    const base = (
+      anchor: string,
+      role: Msg['role'],
+      kind: Msg['kind'],
+      text: string,
+      cap: number,
+    ): Msg => {
+      const c = capped(text, cap);
+      const m: Msg = {
+        anchor,
+        role,
+        kind,
+        text: c.text,
+        created_at: t,
+        flags: c.truncated ? FLAG.truncated : 0,
+        original_len: c.original_len,
+      };
+      out.push(m);
+      return m;
+    };
+    const text = partsText(r.content);
+    switch (r.type) {
+      case 'user': {
+        base(id, 'user', 'text', text, MESSAGE_CAP);
+        if (!titled && text.trim()) {
+          titled = true;
+          offerTitle(conv, text, TITLE_RANK.firstPrompt);
+        }
+        break;
+      }
+      case 'gemini': {
+        const m = base(id, 'assistant', 'text', text, MESSAGE_CAP);
+        m.model = str(r.model);
+        if (m.model) conv.model = m.model;
+        const tokens = obj(r.tokens);
+        if (tokens && typeof tokens.total === 'number') m.tokens = tokens.total;
+        const thoughts = Array.isArray(r.thoughts) ? r.thoughts : [];
+        const reasoning = thoughts
+          .map((th) => {
+            const o = obj(th);
+            return o
+              ? [o.subject, o.description].filter((x) => typeof x === 'string').join(': ')
+              : '';
+          })
+          .filter(Boolean)
+          .join('\n');
+        if (reasoning) m.reasoning = reasoning.slice(0, MESSAGE_CAP);
+        const calls: ToolCall[] = [];
+        for (const tc of Array.isArray(r.toolCalls) ? r.toolCalls : []) {
+          const o = obj(tc);
+          if (!o) continue;
+          const callId = String(o.id ?? '');
+          calls.push({
+            id: callId,
+            type: 'function',
+            function: {
+              name: String(o.name ?? ''),
+              arguments: JSON.stringify(o.args ?? {}).slice(0, TEXT_CAP),
+            },
+          });
+          if (o.result !== undefined && o.result !== null) {
+            const res = toolResultText(o.result);
+            const tr = base(
+              `${id}/${callId}`,
+              'tool',
+              o.status === 'error' ? 'error' : 'tool_result',
+              res,
+              TEXT_CAP,
+            );
+            tr.call_id = callId;
+            tr.tool_name = str(o.name);
+          }
+        }
+        if (calls.length > 0) {
+          m.tool_calls = calls;
+          if (!text) m.kind = 'tool_call';
+        }
+        break;
+      }
+      case 'info':
+      case 'warning':
+        base(id, 'system', 'meta', text, TEXT_CAP);
+        break;
+      case 'error':
+        base(id, 'system', 'error', text, TEXT_CAP);
+        break;
+      default:
+        ctx.problems.add(`unknown message type "${String(r.type).slice(0, 40)}"`);
+        return;
+    }
+    if (t !== null && (conv.last_active_at == null || t > conv.last_active_at))
+      conv.last_active_at = t;
+    rows.set(id, out); // last write wins; a Map keeps a re-set key in its first place
+  };
+
+  const rewind = (id: string) => {
+    let hit = false;
+    for (const [k, ms] of rows) {
+      if (k === id) hit = true;
+      if (hit) for (const m of ms) m.flags |= FLAG.rewound;
+    }
+  };
+
+  const apply = (rec: Record<string, unknown>) => {
+    if ('$set' in rec) {
+      const set = obj(rec.$set) ?? {};
+      if (Array.isArray(set.messages)) {
+        // A checkpoint replaces the whole history: only a parse from the start can apply it.
+        if (incremental) {
+          needsFull = true;
+          return;
+        }
+        rows.clear();
+        for (const m of set.messages) if (obj(m) && obj(m)!.id !== undefined) upsert(obj(m)!);
+      }
+      header({ ...set, sessionId: undefined });
+      return;
+    }
+    if ('$rewindTo' in rec) {
+      if (incremental) needsFull = true;
+      else rewind(String(rec.$rewindTo));
+      return;
+    }
+    if ('$patch' in rec) return; // a newer or branch-only form (AGENTS.md §3.2); not applied yet
+    if (rec.id !== undefined && rec.type !== undefined) {
+      upsert(rec);
+      return;
+    }
+    if (typeof rec.sessionId === 'string') {
+      header(rec);
+      return;
+    }
+    ctx.problems.add('unknown record shape');
+  };
+
+  return {
+    record(rec) {
+      if (!needsFull) apply(rec);
+    },
+    finish(): ParseResult {
+      const messages: Msg[] = [];
+      for (const ms of rows.values()) messages.push(...ms);
+      if (!conv.cwd) conv.cwd = projectRoot(ctx.path);
+      return {
+        conv: conv.native_id ? conv : null,
+        messages,
+        carry: { id: conv.native_id, titled },
+        needsFull,
+      };
+    },
+  };
+}
+
+function toolResultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (Array.isArray(result)) {
+    const out: string[] = [];
+    for (const r of result) {
+      const o = obj(r);
+      const fr = obj(o?.functionResponse);
+      const resp = obj(fr?.response);
+      if (resp && typeof resp.output === 'string') out.push(resp.output);
+      else if (typeof o?.text === 'string') out.push(o.text);
+      else if (resp) out.push(JSON.stringify(resp));
+    }
+    return out.join('\n');
+  }
+  return JSON.stringify(result ?? '');
+}
+
+/** A legacy whole-file chat, fed through the same parser as one header plus its messages. */
+export function geminiLegacy(ctx: ParseContext, doc: Record<string, unknown>): ParseResult {
+  const p = geminiParser({ ...ctx, carry: null });
+  p.record({ ...doc, messages: undefined }, 0);
+  let i = 1;
+  for (const m of Array.isArray(doc.messages) ? doc.messages : []) {
+    const o = obj(m);
+    if (o) p.record(o, i++);
+  }
+  return p.finish();
+}

@@ -1,0 +1,30 @@
+/** What a parser hands the indexer for one source file. */
+import type { ConvPatch, Msg, Problems } from '../model.js';
+
+export interface ParseResult {
+  /** Null when the file named no session (it then stays unindexed, with a counted reason). */
+  conv: ConvPatch | null;
+  /** In file order; the indexer gives new anchors the next ordinals and upserts known ones. */
+  messages: Msg[];
+  /** Parser state for the next incremental pass over the same file. */
+  carry: Record<string, unknown>;
+  /**
+   * Set by an incremental pass that met something editing earlier rows (a Gemini
+   * `$rewindTo`, a Codex rollback, a Claude reply straddling the offset): parse again
+   * from the start.
+   */
+  needsFull: boolean;
+}
+
+export interface ParseContext {
+  path: string;
+  /** State from the previous pass, or null for a parse from the start. */
+  carry: Record<string, unknown> | null;
+  problems: Problems;
+}
+
+/** A parser of one JSONL file, fed one record at a time. */
+export interface LineParser {
+  record(rec: Record<string, unknown>, lineNo: number): void;
+  finish(): ParseResult;
+}

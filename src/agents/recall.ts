@@ -1,0 +1,417 @@
+/**
+ * recent, search, scroll and read over the agents' index, answering with the same
+ * field names as the Hermes store (src/store/recall.ts) plus `agent`. Message ids
+ * are the per-source anchors (strings): `lookback scroll --agent codex <session> <anchor>`.
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from '../store/errors.js';
+import { quoteAllTerms, likePattern, routeQuery, type Route } from '../store/query.js';
+import type { Json } from '../store/recall.js';
+import { clampWindow } from '../store/recall.js';
+import { isoTime } from '../store/time.js';
+import { FLAG, type Agent } from './model.js';
+
+const NO_MATCH = 'No matching sessions found.';
+const SNIPPET_TOKENS = 40;
+const BOOKEND_SIZE = 3;
+const READ_SMALL = 30;
+const READ_HEAD = 20;
+const READ_TAIL = 10;
+/** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
+const QUIET_KINDS = `('injected', 'meta')`;
+
+interface MsgRow {
+  id: number;
+  conv_id: number;
+  ordinal: number;
+  anchor: string;
+  role: string;
+  kind: string;
+  text: string;
+  reasoning: string | null;
+  tool_name: string | null;
+  call_id: string | null;
+  tool_calls: string | null;
+  created_at: number | null;
+}
+
+interface ConvRow {
+  id: number;
+  agent: Agent;
+  native_id: string;
+  parent_native_id: string | null;
+  parent_kind: string | null;
+  title: string | null;
+  cwd: string | null;
+  git_branch: string | null;
+  model: string | null;
+  source: string | null;
+  started_at: number | null;
+  last_active_at: number | null;
+  gone: number;
+  message_count: number;
+  preview: string | null;
+}
+
+const secs = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
+/** The same ISO-8601 (UTC, seconds) `when` as Hermes answers. */
+const iso = (ms: number | null): string => isoTime(ms === null ? null : ms / 1000);
+
+function shape(m: MsgRow, anchor?: string): Record<string, Json> {
+  const out: Record<string, Json> = {
+    id: m.anchor,
+    role: m.role,
+    content: m.text,
+    timestamp: secs(m.created_at),
+  };
+  if (m.tool_name) out.tool_name = m.tool_name;
+  if (m.tool_calls) out.tool_calls = JSON.parse(m.tool_calls) as Json;
+  if (m.call_id && m.role === 'tool') out.tool_call_id = m.call_id;
+  if (m.reasoning) out.reasoning = m.reasoning;
+  if (anchor !== undefined && m.anchor === anchor) out.anchor = true;
+  return out;
+}
+
+function meta(c: ConvRow): Record<string, Json> {
+  const out: Record<string, Json> = {
+    when: iso(c.started_at),
+    source: c.source ?? c.agent,
+    model: c.model,
+    title: c.title,
+    agent: c.agent,
+  };
+  if (c.cwd) out.cwd = c.cwd;
+  if (c.git_branch) out.git_branch = c.git_branch;
+  if (c.parent_native_id) {
+    out.parent_session_id = c.parent_native_id;
+    out.parent_kind = c.parent_kind;
+  }
+  if (c.gone) out.gone = true;
+  return out;
+}
+
+function agentFilter(agents: readonly Agent[]): string {
+  return `(${agents.map((a) => `'${a}'`).join(', ')})`;
+}
+
+export function recentAgentsJson(
+  db: Database.Database,
+  agents: readonly Agent[],
+  opts: { limit: number; all: boolean },
+): Record<string, Json> {
+  const rows = db
+    .prepare(
+      `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND message_count > 0
+       ${opts.all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}
+       ORDER BY last_active_at DESC LIMIT ?`,
+    )
+    .all(opts.limit) as ConvRow[];
+  const results = rows.map((r) => {
+    const out: Record<string, Json> = {
+      session_id: r.native_id,
+      title: r.title,
+      source: r.source ?? r.agent,
+      started_at: secs(r.started_at),
+      last_active: secs(r.last_active_at),
+      message_count: r.message_count,
+      preview: r.preview ?? '',
+      agent: r.agent,
+    };
+    if (r.gone) out.gone = true;
+    return out;
+  });
+  return {
+    success: true,
+    mode: 'browse',
+    results,
+    count: results.length,
+    message: `Showing ${results.length} most recent sessions. Pass a query= to search, or session_id+around_message_id to scroll.`,
+  };
+}
+
+export interface AgentSearchOptions {
+  limit: number;
+  sort?: 'relevance' | 'newest' | 'oldest';
+  roles?: string[];
+  all: boolean;
+}
+
+interface Hit {
+  id: number;
+  conv_id: number;
+}
+
+function hits(
+  db: Database.Database,
+  route: Exclude<Route, { kind: 'empty' }>,
+  match: string,
+  agents: readonly Agent[],
+  opts: AgentSearchOptions,
+  n: number,
+): Hit[] {
+  const roles = JSON.stringify(opts.roles ?? ['user', 'assistant']);
+  const where = [
+    `m.role IN (SELECT value FROM json_each(?))`,
+    `m.flags & ${FLAG.copied} = 0`,
+    opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
+    `m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
+  ].join(' AND ');
+  const order =
+    opts.sort === 'newest'
+      ? 'm.created_at DESC, m.id DESC'
+      : opts.sort === 'oldest'
+        ? 'm.created_at ASC, m.id ASC'
+        : null;
+  if (route.kind === 'like') {
+    const one = `(m.text LIKE ? ESCAPE '\\' OR m.reasoning LIKE ? ESCAPE '\\')`;
+    const like = route.terms.map(() => one).join(route.combine === 'or' ? ' OR ' : ' AND ');
+    const params = route.terms.flatMap((t) => [likePattern(t), likePattern(t)]);
+    return db
+      .prepare(
+        `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,
+      )
+      .all(...params, roles, n) as Hit[];
+  }
+  const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
+  return db
+    .prepare(
+      `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
+       WHERE ${table} MATCH ? AND ${where} ORDER BY ${order ?? 'f.rank'} LIMIT ?`,
+    )
+    .all(match, roles, n) as Hit[];
+}
+
+/** Best hit per conversation, widening the fetch until `limit` conversations or no more hits. */
+function bestPerConversation(fetch: (n: number) => Hit[], limit: number): Hit[] {
+  for (let n = 50; ; n *= 8) {
+    const page = fetch(n);
+    const seen = new Map<number, Hit>();
+    for (const h of page) if (!seen.has(h.conv_id)) seen.set(h.conv_id, h);
+    if (seen.size >= limit || page.length < n) return [...seen.values()].slice(0, limit);
+  }
+}
+
+export function searchAgentsJson(
+  db: Database.Database,
+  query: string,
+  agents: readonly Agent[],
+  opts: AgentSearchOptions,
+): Record<string, Json> {
+  const q = query.trim();
+  const route = routeQuery(q, { fts: true, trigram: true });
+  const empty = (message: string): Record<string, Json> => ({
+    success: true,
+    mode: 'discover',
+    query: q,
+    results: [],
+    count: 0,
+    message,
+  });
+  if (route.kind === 'empty' || opts.limit === 0) return empty(NO_MATCH);
+  let match = route.kind === 'like' ? '' : route.match;
+  let found: Hit[];
+  try {
+    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
+  } catch (err) {
+    if (route.kind !== 'fts' || !/fts5|syntax/i.test(String((err as Error).message))) throw err;
+    // The same last resort as the Hermes store: every term a quoted phrase.
+    match = quoteAllTerms(route.match);
+    if (!match) return empty(`${NO_MATCH} (the query could not be parsed)`);
+    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
+  }
+  if (found.length === 0) return empty(NO_MATCH);
+  const convStmt = db.prepare(`SELECT * FROM conversations WHERE id = ?`);
+  const msgStmt = db.prepare(`SELECT * FROM messages WHERE id = ?`);
+  const results = found.map((h) => {
+    const c = convStmt.get(h.conv_id) as ConvRow;
+    const m = msgStmt.get(h.id) as MsgRow;
+    const view = anchoredView(db, m, opts.all);
+    const entry: Record<string, Json> = {
+      session_id: c.native_id,
+      when: iso(c.started_at),
+      source: c.source ?? c.agent,
+      model: c.model ?? 'unknown',
+      title: c.title,
+      matched_role: m.role,
+      match_message_id: m.anchor,
+      snippet: snippet(db, route, match, m),
+      bookend_start: view.bookend_start.map((x) => shape(x)),
+      messages: view.messages.map((x) => shape(x, m.anchor)),
+      bookend_end: view.bookend_end.map((x) => shape(x)),
+      messages_before: view.messages_before,
+      messages_after: view.messages_after,
+      agent: c.agent,
+    };
+    if (c.parent_native_id) entry.parent_session_id = c.parent_native_id;
+    if (c.gone) entry.gone = true;
+    return entry;
+  });
+  return {
+    success: true,
+    mode: 'discover',
+    query: q,
+    results,
+    count: results.length,
+    sessions_searched: results.length,
+  };
+}
+
+/** The snippet comes from the hit's own row, never from another message. */
+function snippet(
+  db: Database.Database,
+  route: Exclude<Route, { kind: 'empty' }>,
+  match: string,
+  m: MsgRow,
+): string {
+  if (route.kind === 'like') {
+    const term = route.terms[0] ?? '';
+    const body = m.text.includes(term) ? m.text : (m.reasoning ?? '');
+    const at = Math.max(0, body.indexOf(term) - 40);
+    return body.slice(at, at + 120);
+  }
+  const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
+  const row = db
+    .prepare(
+      `SELECT snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`,
+    )
+    .get(match, m.id) as { s: string | null } | undefined;
+  return row?.s ?? '';
+}
+
+function visible(all: boolean): string {
+  return `flags & ${FLAG.copied} = 0${all ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
+}
+
+interface Slice {
+  messages: MsgRow[];
+  messages_before: number;
+  messages_after: number;
+}
+
+function slice(db: Database.Database, anchor: MsgRow, window: number, all: boolean): Slice {
+  const before = (
+    db
+      .prepare(
+        `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(all)} ORDER BY ordinal DESC LIMIT ?`,
+      )
+      .all(anchor.conv_id, anchor.ordinal, window) as MsgRow[]
+  ).reverse();
+  const after = db
+    .prepare(
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(all)} ORDER BY ordinal LIMIT ?`,
+    )
+    .all(anchor.conv_id, anchor.ordinal, window) as MsgRow[];
+  return {
+    messages: [...before, anchor, ...after],
+    messages_before: before.length,
+    messages_after: after.length,
+  };
+}
+
+function anchoredView(db: Database.Database, anchor: MsgRow, all: boolean) {
+  const s = slice(db, anchor, 5, all);
+  const first = s.messages[0]!;
+  const last = s.messages[s.messages.length - 1]!;
+  const edge = (cmp: string, ord: number, dir: string) =>
+    db
+      .prepare(
+        `SELECT * FROM messages WHERE conv_id = ? AND ordinal ${cmp} ? AND role IN ('user', 'assistant') AND text <> ''
+         AND ${visible(false)} ORDER BY ordinal ${dir} LIMIT ${BOOKEND_SIZE}`,
+      )
+      .all(anchor.conv_id, ord) as MsgRow[];
+  return {
+    messages: s.messages.filter(
+      (m) => m.id === anchor.id || m.role === 'user' || m.role === 'assistant',
+    ),
+    bookend_start: edge('<', first.ordinal, 'ASC'),
+    bookend_end: edge('>', last.ordinal, 'DESC').reverse(),
+    messages_before: s.messages_before,
+    messages_after: s.messages_after,
+  };
+}
+
+/** The conversation a session id names, in the agents asked for. */
+export function findConversation(
+  db: Database.Database,
+  agents: readonly Agent[],
+  sessionId: string,
+): ConvRow | null {
+  const sid = sessionId.trim();
+  if (!sid) return null;
+  const rows = db
+    .prepare(
+      `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND native_id = ? ORDER BY last_active_at DESC`,
+    )
+    .all(sid) as ConvRow[];
+  return rows[0] ?? null;
+}
+
+export function scrollAgentsJson(
+  db: Database.Database,
+  agents: readonly Agent[],
+  sessionId: string,
+  anchorId: string,
+  window?: number,
+): Record<string, Json> {
+  const c = findConversation(db, agents, sessionId);
+  if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
+  const anchor = db
+    .prepare(`SELECT * FROM messages WHERE conv_id = ? AND anchor = ?`)
+    .get(c.id, anchorId.trim()) as MsgRow | undefined;
+  if (!anchor)
+    throw new StoreError(
+      `around_message_id ${anchorId} not in session_id ${c.native_id}`,
+      'no-message',
+    );
+  const w = clampWindow(window);
+  const s = slice(db, anchor, w, true);
+  return {
+    success: true,
+    mode: 'scroll',
+    session_id: c.native_id,
+    around_message_id: anchor.anchor,
+    session_meta: meta(c),
+    window: w,
+    messages: s.messages.map((m) => shape(m, anchor.anchor)),
+    messages_before: s.messages_before,
+    messages_after: s.messages_after,
+  };
+}
+
+export function readAgentsJson(
+  db: Database.Database,
+  agents: readonly Agent[],
+  sessionId: string,
+): Record<string, Json> {
+  const c = findConversation(db, agents, sessionId);
+  if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
+  const total = (
+    db
+      .prepare(
+        `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0`,
+      )
+      .get(c.id) as { n: number }
+  ).n;
+  const edge = (dir: string, n: number) =>
+    db
+      .prepare(
+        `SELECT * FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
+      )
+      .all(c.id, n) as MsgRow[];
+  const truncated = total > READ_SMALL;
+  const messages = truncated
+    ? [...edge('ASC', READ_HEAD), ...edge('DESC', READ_TAIL).reverse()]
+    : edge('ASC', READ_SMALL);
+  const out: Record<string, Json> = {
+    success: true,
+    mode: 'read',
+    session_id: c.native_id,
+    session_meta: meta(c),
+    message_count: total,
+    truncated,
+    messages: messages.map((m) => shape(m)),
+  };
+  if (truncated)
+    out.message = `Session has ${total} messages; showing first 20 + last 10. Pass around_message_id (any id above) to scroll the middle.`;
+  return out;
+}
