@@ -6,8 +6,7 @@
  * timeouts (a loaded 2-core machine may take seconds to draw), never relying
  * on fixed sleeps.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery, RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/app/data/queries.js';
@@ -16,140 +15,11 @@ import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { displayWidth } from '../../src/text/width.js';
 import { tempDir } from '../helpers/fixtures.js';
+import { MARKER, PROMPT, TMUX, Term } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
-/** How long any one expected screen may take to appear. */
-const POLL_TIMEOUT_MS = 10_000;
-const POLL_EVERY_MS = 50;
-const PROMPT = 'lbtest$';
-const MARKER = 'READY-MARKER';
 /** A word the generated store (seed 11) says in several conversations. */
 const QUERY = 'billing';
-
-function hasTmux(): boolean {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const TMUX = hasTmux();
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** One private tmux server running one shell in a 160x48 window. */
-class Term {
-  private readonly socket: string;
-  private readonly target: string;
-
-  constructor(
-    name: string,
-    private readonly env: NodeJS.ProcessEnv,
-    cwd: string,
-  ) {
-    this.socket = `lookback-e2e-${process.pid}-${name}`;
-    this.target = `${name}:0.0`;
-    this.tmux(
-      'new-session',
-      '-d',
-      '-s',
-      name,
-      '-x',
-      '160',
-      '-y',
-      '48',
-      '-c',
-      cwd,
-      // Separate arguments: tmux runs bash directly (through sh, dash would reset PS1).
-      'bash',
-      '--norc',
-      '--noprofile',
-    );
-  }
-
-  tmux(...args: string[]): string {
-    // -u: UTF-8 whatever the locale; -f /dev/null: no user config.
-    return execFileSync('tmux', ['-u', '-f', '/dev/null', '-L', this.socket, ...args], {
-      encoding: 'utf8',
-      env: this.env,
-      timeout: 10_000,
-    });
-  }
-
-  capture(): string {
-    return this.tmux('capture-pane', '-p', '-t', this.target);
-  }
-
-  lines(): string[] {
-    return this.capture().split('\n');
-  }
-
-  /** Literal text, typed into whatever runs in the pane. */
-  type(text: string): void {
-    this.tmux('send-keys', '-t', this.target, '-l', text);
-  }
-
-  /** A named key (Enter, C-c, …). */
-  key(name: string): void {
-    this.tmux('send-keys', '-t', this.target, name);
-  }
-
-  run(command: string): void {
-    this.type(command);
-    this.key('Enter');
-  }
-
-  resize(cols: number, rows: number): void {
-    this.tmux('resize-window', '-t', this.target, '-x', String(cols), '-y', String(rows));
-  }
-
-  /** The process the shell started for the current command (the app), if one runs. */
-  childPid(): number | null {
-    const shell = this.tmux('list-panes', '-t', this.target, '-F', '#{pane_pid}').trim();
-    let out: string;
-    try {
-      // Linux lists a task's children in /proc; elsewhere (or without it) ask pgrep.
-      out = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8');
-    } catch {
-      try {
-        out = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' });
-      } catch {
-        return null; // pgrep exits 1 when nothing matches
-      }
-    }
-    const pid = Number(out.trim().split(/\s+/)[0]);
-    return Number.isFinite(pid) && pid > 0 ? pid : null;
-  }
-
-  /** Polls the pane until `check` holds; fails with the last screen. */
-  async waitFor(what: string, check: (screen: string) => boolean): Promise<string> {
-    const end = Date.now() + POLL_TIMEOUT_MS;
-    let screen = '';
-    for (;;) {
-      screen = this.capture();
-      if (check(screen)) return screen;
-      if (Date.now() > end)
-        throw new Error(
-          `timed out after ${POLL_TIMEOUT_MS} ms waiting for ${what}; screen:\n${screen}`,
-        );
-      await sleep(POLL_EVERY_MS);
-    }
-  }
-
-  /** Stops this test's tmux server and removes its socket file (kill-server leaves it behind). */
-  kill(): void {
-    let socketPath = '';
-    try {
-      socketPath = this.tmux('display-message', '-p', '#{socket_path}').trim();
-      this.tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
-    if (socketPath !== '') rmSync(socketPath, { force: true });
-  }
-}
 
 const APP_COMMAND = 'CI=false node "$LB" --db state.db';
 
