@@ -1,6 +1,7 @@
 import type { Store } from './store.js';
-import { contentText, decodeContent } from './content.js';
-import { LINEAGE_DEPTH_CAP, compressionChain } from './lineage.js';
+import { contentText, decodeContent, personText } from './content.js';
+import { LINEAGE_DEPTH_CAP, compressionChain, rootOf } from './lineage.js';
+import { MAX_EXCLUDED, filterSessionsSql } from './filters.js';
 import {
   HIDDEN_SOURCES_SQL,
   activitySql,
@@ -9,12 +10,14 @@ import {
   marker,
   visibleMessage,
 } from './sqlParts.js';
-import type { HiddenCounts, HiddenReason, RecentRow } from './types.js';
+import type { Filters, HiddenCounts, HiddenReason, RecentRow } from './types.js';
 
 export interface BrowseOptions {
   limit?: number;
-  /** Also list what the agent hides: archived sessions and subagent/tool sources. */
+  /** Also list what the agent hides: archived and hidden sessions, kanban/subagent/tool sources, delegate runs. */
   all?: boolean;
+  /** Applied to the conversation's first row (sources, folder, model, dates) and its lineage (exclusions). */
+  filters?: Filters;
 }
 
 /** The agent's preview: first user message, newlines folded, 60 characters then "...". */
@@ -24,6 +27,35 @@ export function previewOf(text: string): string {
   const folded = text.replace(/[\r\n]/g, ' ').trim();
   const chars = Array.from(folded);
   return chars.length > PREVIEW_CHARS ? chars.slice(0, PREVIEW_CHARS).join('') + '...' : folded;
+}
+
+/** The browse filters as SQL on a root row `s`, with their parameters (null when none is set). */
+function filterSql(
+  store: Store,
+  f: Filters | undefined,
+): { sql: string; params: unknown[] } | null {
+  if (!f) return null;
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const own = filterSessionsSql(store, f);
+  if (own) {
+    parts.push(`s.id IN (${own.sql})`);
+    params.push(...own.params);
+  }
+  if (f.after !== undefined) {
+    parts.push('s.started_at >= ?');
+    params.push(f.after);
+  }
+  if (f.before !== undefined) {
+    parts.push('s.started_at < ?');
+    params.push(f.before);
+  }
+  const excluded = (f.excludeSessionIds ?? []).slice(0, MAX_EXCLUDED);
+  if (excluded.length > 0) {
+    parts.push(`s.id NOT IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(excluded.map((id) => rootOf(store, id.trim()))));
+  }
+  return parts.length > 0 ? { sql: parts.join(' AND '), params } : null;
 }
 
 function listedFilter(store: Store, all: boolean): string {
@@ -47,6 +79,7 @@ interface RootRow {
   ended_at: number | null;
   archived: number;
   hidden: number;
+  pinned: number;
   delegate: string | null;
 }
 
@@ -67,10 +100,11 @@ export function browse(store: Store, opts: BrowseOptions = {}): RecentRow[] {
   if (limit === 0) return [];
   const all = opts.all ?? false;
   return store.read(() => {
+    const extra = filterSql(store, opts.filters);
     const rank = (pool: string[] | null) =>
       store
-        .stmt(rankSql(store, all, pool !== null))
-        .all(...(pool ? [JSON.stringify(pool)] : []), limit) as RootRow[];
+        .stmt(rankSql(store, all, pool !== null, extra?.sql ?? null))
+        .all(...(pool ? [JSON.stringify(pool)] : []), ...(extra?.params ?? []), limit) as RootRow[];
     let roots: RootRow[] | null = null;
     // Widen the pool until it holds `limit` listable conversations or the scan runs out.
     for (let want = 2 * limit + POOL_MARGIN; roots === null && limit <= POOL_LIMIT; want *= 2) {
@@ -120,6 +154,13 @@ function candidatePool(store: Store, size: number): { ids: string[]; exhausted: 
       .all(size) as string[];
     for (const id of beats) ids.add(id);
   }
+  // Pinned conversations are listed first whatever their age: always candidates.
+  if (store.layout.has.pinned)
+    for (const id of store
+      .stmt(`SELECT id FROM sessions WHERE pinned = 1`)
+      .pluck()
+      .all() as string[])
+      ids.add(id);
   // Rank whole conversations: a candidate segment stands for its lineage root.
   // Only roots are ever listed, so a walk that ends anywhere else (a cycle cut
   // by the depth cap) contributes nothing.
@@ -138,11 +179,13 @@ function candidatePool(store: Store, size: number): { ids: string[]; exhausted: 
   return { ids: roots, exhausted };
 }
 
-function rankSql(store: Store, all: boolean, pooled: boolean): string {
+function rankSql(store: Store, all: boolean, pooled: boolean, extra: string | null): string {
   const { layout } = store;
+  const where = `${listedFilter(store, all)}${extra ? ` AND ${extra}` : ''}`;
   const listed = pooled
-    ? `SELECT s.id FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?)) AND ${listedFilter(store, all)}`
-    : `SELECT s.id FROM sessions s WHERE ${listedFilter(store, all)}`;
+    ? `SELECT s.id FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?)) AND ${where}`
+    : `SELECT s.id FROM sessions s WHERE ${where}`;
+  const pinned = layout.has.pinned ? 'COALESCE(r.pinned, 0)' : '0';
   return `
     WITH RECURSIVE
     listed AS (${listed}),
@@ -161,9 +204,10 @@ function rankSql(store: Store, all: boolean, pooled: boolean): string {
     SELECT r.id, r.source, r.title, r.started_at, act.eff, act.segs, r.message_count, r.ended_at,
       ${layout.has.archived ? 'r.archived' : '0'} AS archived,
       ${layout.has.hidden ? 'COALESCE(r.hidden, 0)' : '0'} AS hidden,
+      ${pinned} AS pinned,
       ${marker('r', '_delegate_from')} AS delegate
     FROM act JOIN sessions r ON r.id = act.root_id
-    ORDER BY act.eff DESC, r.started_at DESC, r.id DESC
+    ORDER BY ${layout.has.pinned ? `${pinned} DESC, ` : ''}act.eff DESC, r.started_at DESC, r.id DESC
     LIMIT ?`;
 }
 
@@ -208,66 +252,90 @@ function recentRow(store: Store, r: RootRow): RecentRow {
     started_at: r.started_at,
     last_active: tip.act,
     message_count: tip.message_count ?? 0,
-    preview: previewOf(firstUserText(store, tip.id)),
+    // The tip's opening is a compaction handoff more often than not: fall back to the root's first prompt.
+    preview: previewOf(
+      firstUserText(store, tip.id) || (tip.id === r.id ? '' : firstUserText(store, r.id)),
+    ),
     root_id: r.id,
     chain_length: chain.length,
     live: tip.ended_at === null,
     hidden_reason: hiddenReason(r),
     branches: branches.n,
+    pinned: r.pinned === 1,
   };
 }
 
 function hiddenReason(r: RootRow): HiddenReason | null {
-  if (r.archived === 1 || r.hidden === 1) return 'archived';
-  if (r.source === 'subagent') return 'subagent';
-  if (r.source === 'tool') return 'tool';
+  if (r.archived === 1) return 'archived';
+  if (r.hidden === 1) return 'hidden';
+  if (r.source === 'kanban' || r.source === 'subagent' || r.source === 'tool') return r.source;
+  if (r.delegate === ORPHANED) return 'orphaned';
   if (r.delegate !== null) return 'delegate';
   return null;
 }
 
+/** The `_delegate_from` of a root tool run whose parent is gone: not listed, like any delegate run. */
+const ORPHANED = '__orphaned__';
+
 /**
- * Text of the first visible user message, for previews of untitled sessions.
- * Ordered by (timestamp, id) like the agent, which the (session_id, timestamp)
- * index every layout has answers without a sort.
+ * Text of the first user message a person wrote, for previews of untitled
+ * sessions: visible rows only, compaction summaries skipped (a composite
+ * summary gives the person's text after its end marker). Ordered by
+ * (timestamp, id) like the agent, which the (session_id, timestamp) index
+ * every layout has answers without a sort.
  */
 export function firstUserText(store: Store, sessionId: string): string {
-  const row = store
+  const rows = store
     .stmt(
       `SELECT m.content FROM messages m
-       WHERE m.session_id = ? AND m.role = 'user' AND m.content IS NOT NULL AND ${visibleMessage(store.layout, 'm')}
-       ORDER BY m.timestamp, m.id LIMIT 1`,
+       WHERE m.session_id = ? AND m.role = 'user' AND m.content IS NOT NULL AND m.content <> '' AND ${visibleMessage(store.layout, 'm')}
+       ORDER BY m.timestamp, m.id LIMIT 8`,
     )
-    .get(sessionId) as { content: string | null } | undefined;
-  // A preview needs the opening words only: cap before decoding a huge message.
-  const raw = row?.content ?? '';
-  return contentText(
-    decodeContent(raw.length > 4096 && !raw.startsWith('\u0000') ? raw.slice(0, 4096) : raw),
-  );
+    .pluck()
+    .all(sessionId) as string[];
+  for (const raw of rows) {
+    // A preview needs the opening words only: cap before decoding a huge message
+    // (a composite summary keeps the person's words at its end, so it is read whole).
+    const head =
+      raw.length > 4096 && !raw.startsWith('\u0000') && !raw.trimStart().startsWith('[CONTEXT')
+        ? raw.slice(0, 4096)
+        : raw;
+    const text = personText(contentText(decodeContent(head))).trim();
+    if (text) return text;
+  }
+  return '';
 }
 
 /** Top-level conversations the default list leaves out, by reason (the status line's "412 hidden: …"). */
 export function hiddenCounts(store: Store): HiddenCounts {
   const l = store.layout.has;
-  const archived = [
-    l.archived ? 's.archived = 1' : '0',
-    l.hidden ? 'COALESCE(s.hidden, 0) = 1' : '0',
-  ].join(' OR ');
+  const archived = l.archived ? 'COALESCE(s.archived, 0) = 1' : '0';
+  const hidden = `NOT (${archived}) AND ${l.hidden ? 'COALESCE(s.hidden, 0) = 1' : '0'}`;
+  const shown = `NOT (${archived}) AND NOT (${l.hidden ? 'COALESCE(s.hidden, 0) = 1' : '0'})`;
+  const delegate = marker('s', '_delegate_from');
   const row = store
     .stmt(
       `SELECT
          SUM(CASE WHEN ${archived} THEN 1 ELSE 0 END) AS archived,
-         SUM(CASE WHEN NOT (${archived}) AND s.source = 'subagent' THEN 1 ELSE 0 END) AS subagent,
-         SUM(CASE WHEN NOT (${archived}) AND s.source = 'tool' THEN 1 ELSE 0 END) AS tool,
-         SUM(CASE WHEN NOT (${archived}) AND s.source NOT IN ${HIDDEN_SOURCES_SQL}
-                   AND ${marker('s', '_delegate_from')} IS NOT NULL THEN 1 ELSE 0 END) AS delegate
+         SUM(CASE WHEN ${hidden} THEN 1 ELSE 0 END) AS hidden,
+         SUM(CASE WHEN ${shown} AND s.source = 'kanban' THEN 1 ELSE 0 END) AS kanban,
+         SUM(CASE WHEN ${shown} AND s.source = 'subagent' THEN 1 ELSE 0 END) AS subagent,
+         SUM(CASE WHEN ${shown} AND s.source = 'tool' THEN 1 ELSE 0 END) AS tool,
+         SUM(CASE WHEN ${shown} AND s.source NOT IN ${HIDDEN_SOURCES_SQL}
+                   AND ${delegate} = '${ORPHANED}' THEN 1 ELSE 0 END) AS orphaned,
+         SUM(CASE WHEN ${shown} AND s.source NOT IN ${HIDDEN_SOURCES_SQL}
+                   AND ${delegate} IS NOT NULL AND ${delegate} <> '${ORPHANED}' THEN 1 ELSE 0 END) AS delegate
        FROM sessions s WHERE ${isRoot('s')}`,
     )
-    .get() as Record<'archived' | 'subagent' | 'tool' | 'delegate', number | null>;
+    .get() as Record<Exclude<keyof HiddenCounts, 'total'>, number | null>;
   const counts = {
     archived: row.archived ?? 0,
+    hidden: row.hidden ?? 0,
+    kanban: row.kanban ?? 0,
     subagent: row.subagent ?? 0,
     tool: row.tool ?? 0,
     delegate: row.delegate ?? 0,
+    orphaned: row.orphaned ?? 0,
   };
-  return { ...counts, total: counts.archived + counts.subagent + counts.tool + counts.delegate };
+  return { ...counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
 }

@@ -73,3 +73,75 @@ export function toolCallNames(calls: ToolCall[] | string | null): string[] {
   if (typeof calls === 'string') return ['(unreadable tool call)'];
   return calls.map((c) => c.function?.name ?? (typeof c.type === 'string' ? c.type : 'tool'));
 }
+
+/** Prefixes of the handoff summaries in-place compaction inserts (the agent's own list). */
+const COMPACTION_PREFIXES = ['[CONTEXT COMPACTION', '[CONTEXT SUMMARY]:'];
+/** A composite summary row carries the person's real words after this line. */
+const SUMMARY_END = '--- END OF CONTEXT SUMMARY';
+
+/** Whether a message text is a generated compaction summary (not something a person wrote). */
+export function isCompactionSummary(text: string): boolean {
+  const t = text.trimStart();
+  return COMPACTION_PREFIXES.some((p) => t.startsWith(p));
+}
+
+/**
+ * A handoff a person did not write: a compaction summary, or the
+ * `[CONTEXT SUMMARY] …` (no colon) that opens older compression continuations.
+ * Wider than the agent's bookend test; used for previews and titles only.
+ */
+export function isHandoff(text: string): boolean {
+  return isCompactionSummary(text) || text.trimStart().startsWith('[CONTEXT SUMMARY]');
+}
+
+/**
+ * The person's own text in a message that may be a handoff summary: the
+ * part after the summary's end marker of a composite row, '' for a pure summary,
+ * the text itself otherwise.
+ */
+export function personText(text: string): string {
+  if (!isHandoff(text)) return text;
+  const end = text.indexOf(SUMMARY_END);
+  if (end < 0) return '';
+  // The marker line may continue with dashes or a note; the person's text starts on the next line.
+  const nl = text.indexOf('\n', end);
+  return nl < 0 ? '' : text.slice(nl + 1).trim();
+}
+
+/**
+ * The readable text of a reasoning-only reply kept as JSON (`reasoning_details`,
+ * `codex_message_items`): every `text` (and `summary` text) string in it, in
+ * order. Never throws; '' when there is none.
+ */
+export function jsonText(raw: string | null | undefined): string {
+  if (!raw) return '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return '';
+  }
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if ((k === 'text' || k === 'summary') && typeof x === 'string') out.push(x);
+      else walk(x, depth + 1);
+    }
+  };
+  walk(parsed, 0);
+  return out.join('\n').trim();
+}
+
+// CSI, OSC (to BEL or ST), and single-character escapes: what terminal output leaves in tool results.
+const ANSI =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+/** Text with ANSI escape sequences removed (the agent strips them before recall output). */
+export function stripAnsi(text: string): string {
+  return text.includes('\u001b') ? text.replace(ANSI, '') : text;
+}

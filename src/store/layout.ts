@@ -30,14 +30,26 @@ export interface Layout {
   /** Optional columns, named so queries read as intent rather than set lookups. */
   has: {
     active: boolean;
+    /** `compacted` (v24+): with active = 0, a turn archived by in-place compaction (history, not rewound). */
+    compacted: boolean;
     displayKind: boolean;
+    /** `display_order`: the displayed transcript's order; compaction tail copies share one value. */
+    displayOrder: boolean;
+    /** `message_uid`: a logical id kept across compaction and branch copies. */
+    messageUid: boolean;
     archived: boolean;
     hidden: boolean;
+    pinned: boolean;
     cwd: boolean;
+    gitRepoRoot: boolean;
     lastActivityAt: boolean;
     reasoning: boolean;
     reasoningContent: boolean;
+    reasoningDetails: boolean;
+    codexMessageItems: boolean;
     gitBranch: boolean;
+    /** A `state_meta(key, value)` table: FTS storage version, staleness and rebuild progress live there. */
+    stateMeta: boolean;
     /** An index on messages(session_id, id): keyset windows by id are index seeks. */
     sessionIdIndex: boolean;
   };
@@ -135,14 +147,22 @@ export function detectLayout(db: Database, path: string): Layout {
     },
     has: {
       active: messageColumns.has('active'),
+      compacted: messageColumns.has('compacted'),
       displayKind: messageColumns.has('display_kind'),
+      displayOrder: messageColumns.has('display_order'),
+      messageUid: messageColumns.has('message_uid'),
       archived: sessionColumns.has('archived'),
       hidden: sessionColumns.has('hidden'),
+      pinned: sessionColumns.has('pinned'),
       cwd: sessionColumns.has('cwd'),
+      gitRepoRoot: sessionColumns.has('git_repo_root'),
       lastActivityAt: sessionColumns.has('last_activity_at'),
       reasoning: messageColumns.has('reasoning'),
       reasoningContent: messageColumns.has('reasoning_content'),
+      reasoningDetails: messageColumns.has('reasoning_details'),
+      codexMessageItems: messageColumns.has('codex_message_items'),
       gitBranch: sessionColumns.has('git_branch'),
+      stateMeta: byName.get('state_meta')?.type === 'table',
       sessionIdIndex: hasSessionIdIndex(db),
     },
     warnings,

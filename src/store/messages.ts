@@ -1,6 +1,12 @@
 import { inRead, type Store } from './store.js';
-import { decodeContent, decodeToolCalls } from './content.js';
-import { messageColumns, visibleMessage } from './sqlParts.js';
+import {
+  contentText,
+  decodeContent,
+  decodeToolCalls,
+  isCompactionSummary,
+  jsonText,
+} from './content.js';
+import { liveMessage, messageColumns, orderKey, visibleMessage } from './sqlParts.js';
 import type { AnchoredView, Message } from './types.js';
 
 interface MessageRow {
@@ -14,10 +20,22 @@ interface MessageRow {
   timestamp: number;
   reasoning: string | null;
   reasoning_content: string | null;
+  reasoning_details: string | null;
+  codex_message_items: string | null;
+  message_uid: string | null;
+  ord: number;
 }
 
 export function toMessage(r: MessageRow): Message {
+  const reasoning = r.reasoning || r.reasoning_content || jsonText(r.reasoning_details) || null;
+  // A reasoning-only stop: the reply's text lives beside an empty `content`.
+  const onlyReply =
+    r.role === 'assistant' && !r.content && !r.tool_calls
+      ? jsonText(r.codex_message_items) || reasoning
+      : null;
   return {
+    ...(r.message_uid ? { message_uid: r.message_uid } : {}),
+    ...(onlyReply ? { reasoning_only: onlyReply } : {}),
     id: r.id,
     session_id: r.session_id,
     role: r.role,
@@ -26,7 +44,7 @@ export function toMessage(r: MessageRow): Message {
     tool_name: r.tool_name || null,
     tool_calls: decodeToolCalls(r.tool_calls),
     tool_call_id: r.tool_call_id || null,
-    reasoning: r.reasoning || r.reasoning_content || null,
+    reasoning,
   };
 }
 
@@ -53,14 +71,52 @@ function vis(store: Store): string {
 // session falls back to the index, which is still correct.
 const NEARBY_IDS = 256;
 
+/**
+ * Whether a session's displayed order can differ from id order: it holds
+ * archived compaction rows and the layout orders by `display_order`. An index
+ * seek on (session_id, active); most sessions answer no and page by id.
+ */
+function displayOrdered(store: Store, sessionId: string): boolean {
+  if (!store.layout.has.displayOrder || !store.layout.has.active) return false;
+  return (
+    store
+      .stmt(`SELECT EXISTS (SELECT 1 FROM messages WHERE session_id = ? AND active = 0) AS x`)
+      .pluck()
+      .get(sessionId) === 1
+  );
+}
+
+/** The display position of a message id (its `display_order`, else the id); sentinels stand for themselves. */
+function ordOf(store: Store, id: number): number {
+  if (!store.layout.has.displayOrder || !Number.isSafeInteger(id) || Math.abs(id) >= 2 ** 52)
+    return id;
+  const v = store
+    .stmt(`SELECT ${orderKey(store.layout, 'm')} FROM messages m WHERE m.id = ?`)
+    .pluck()
+    .get(id) as number | undefined;
+  return v ?? id;
+}
+
 function keyset(
   store: Store,
   sessionId: string,
   id: number,
   n: number,
   dir: 'before' | 'after',
+  live = false,
 ): MessageRow[] {
   const [cmp, order, bound] = dir === 'before' ? ['<', 'DESC', '>='] : ['>', 'ASC', '<='];
+  const vis = (s: Store) => (live ? liveMessage(s.layout, 'm') : visibleMessage(s.layout, 'm'));
+  if (displayOrdered(store, sessionId)) {
+    // A compacted session reads in display order; (order, id) keeps the keyset total.
+    const key = orderKey(store.layout, 'm');
+    return store
+      .stmt(
+        `SELECT ${cols(store)} FROM messages m WHERE m.session_id = ? AND (${key}, m.id) ${cmp} (?, ?) AND ${vis(store)}
+         ORDER BY ${key} ${order}, m.id ${order} LIMIT ?`,
+      )
+      .all(sessionId, ordOf(store, id), id, n) as MessageRow[];
+  }
   if (!store.layout.has.sessionIdIndex) {
     const rows = store
       .stmt(
@@ -138,21 +194,25 @@ function sliceAroundImpl(store: Store, sessionId: string, anchorId: number, wind
 function bookends(
   store: Store,
   sessionId: string,
-  edgeId: number,
+  edge: { id: number },
   side: 'start' | 'end',
 ): Message[] {
   const cmp = side === 'start' ? '<' : '>';
   const dir = side === 'start' ? 'ASC' : 'DESC';
+  const ordered = displayOrdered(store, sessionId);
+  const key = ordered ? orderKey(store.layout, 'm') : 'm.id';
   const rows = store
     .stmt(
       `SELECT ${cols(store)} FROM messages m
-       WHERE m.session_id = ? AND m.id ${cmp} ? AND m.role IN ('user', 'assistant')
+       WHERE m.session_id = ? AND ${ordered ? `(${key}, m.id) ${cmp} (?, ?)` : `m.id ${cmp} ?`}
+         AND m.role IN ('user', 'assistant')
          AND m.content IS NOT NULL AND m.content <> '' AND ${vis(store)}
-       ORDER BY m.id ${dir} LIMIT ${BOOKEND_SIZE}`,
+       ORDER BY ${key} ${dir}${ordered ? `, m.id ${dir}` : ''} LIMIT ${BOOKEND_SIZE}`,
     )
-    .all(sessionId, edgeId) as MessageRow[];
+    .all(sessionId, ...(ordered ? [ordOf(store, edge.id), edge.id] : [edge.id])) as MessageRow[];
   if (side === 'end') rows.reverse();
-  return rows.map(toMessage);
+  // As the agent does: the three edge messages, then compaction summaries dropped.
+  return rows.map(toMessage).filter((m) => !isCompactionSummary(contentText(m.content)));
 }
 
 /**
@@ -178,8 +238,8 @@ function anchoredViewImpl(
     };
   return {
     messages: slice.messages.filter((m) => m.id === anchorId || WINDOW_ROLES.has(m.role)),
-    bookend_start: bookends(store, sessionId, first.id, 'start'),
-    bookend_end: bookends(store, sessionId, last.id, 'end'),
+    bookend_start: bookends(store, sessionId, first, 'start'),
+    bookend_end: bookends(store, sessionId, last, 'end'),
     messages_before: slice.messages_before,
     messages_after: slice.messages_after,
   };
@@ -206,6 +266,15 @@ function countVisibleImpl(store: Store, sessionId: string): number {
 }
 
 function countBeforeImpl(store: Store, sessionId: string, id: number): number {
+  if (displayOrdered(store, sessionId)) {
+    const key = orderKey(store.layout, 'm');
+    return store
+      .stmt(
+        `SELECT count(*) FROM messages m WHERE m.session_id = ? AND (${key}, m.id) < (?, ?) AND ${vis(store)}`,
+      )
+      .pluck()
+      .get(sessionId, ordOf(store, id), id) as number;
+  }
   const row = store
     .stmt(
       `SELECT count(*) AS n FROM messages m WHERE m.session_id = ? AND m.id < ? AND ${vis(store)}`,
@@ -223,21 +292,19 @@ function readSessionImpl(
   store: Store,
   sessionId: string,
 ): { total: number; truncated: boolean; messages: Message[] } {
-  const total = countVisibleImpl(store, sessionId);
-  if (total <= READ_SMALL)
-    return {
-      total,
-      truncated: false,
-      messages: sessionEdgeImpl(store, sessionId, 'head', READ_SMALL),
-    };
-  return {
-    total,
-    truncated: true,
-    messages: [
-      ...sessionEdgeImpl(store, sessionId, 'head', READ_HEAD),
-      ...sessionEdgeImpl(store, sessionId, 'tail', READ_TAIL),
-    ],
-  };
+  // Live rows only: archived compaction turns are history the window shows, not the session's content now.
+  const total = store
+    .stmt(
+      `SELECT count(*) FROM messages m WHERE m.session_id = ? AND ${liveMessage(store.layout, 'm')}`,
+    )
+    .pluck()
+    .get(sessionId) as number;
+  const head = (n: number) =>
+    keyset(store, sessionId, Number.MIN_SAFE_INTEGER, n, 'after', true).map(toMessage);
+  const tail = (n: number) =>
+    keyset(store, sessionId, Number.MAX_SAFE_INTEGER, n, 'before', true).reverse().map(toMessage);
+  if (total <= READ_SMALL) return { total, truncated: false, messages: head(READ_SMALL) };
+  return { total, truncated: true, messages: [...head(READ_HEAD), ...tail(READ_TAIL)] };
 }
 
 /** Which of these message ids are still shown (not pruned, rewound or hidden since they were read). */

@@ -10,7 +10,8 @@ import { rootOf, sessionMeta } from './lineage.js';
 import { owningSession, readSession, sliceAround } from './messages.js';
 import { NO_MATCH, discover } from './search.js';
 import { isoTime } from './time.js';
-import type { Message, SearchOptions, SessionMeta } from './types.js';
+import { stripAnsi } from './content.js';
+import type { Filters, Message, SearchOptions, SessionMeta } from './types.js';
 
 export const SCROLL_WINDOW_DEFAULT = 5;
 export const SCROLL_WINDOW_MIN = 1;
@@ -18,19 +19,68 @@ export const SCROLL_WINDOW_MAX = 20;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json | undefined };
 
-/** The agent's _shape_message: fixed key order, empty optional keys dropped, `content` always present. */
-export function shapeMessage(m: Message, anchorId?: number): Record<string, Json> {
+/** Text caps of the agent's tool: a discover window, its bookends, a read (STORE.md "Caps"). */
+export const WINDOW_CHARS = 4000;
+export const BOOKEND_CHARS = 1200;
+export const READ_CHARS = 2000;
+
+/** Text cut to `max` code points (as the agent's Python counts) with "…"; null when it fits. */
+function cap(text: string, max: number): { text: string; chars: number } | null {
+  if (text.length <= max) return null;
+  const points = Array.from(text);
+  if (points.length <= max) return null;
+  return { text: points.slice(0, max).join('') + '…', chars: points.length };
+}
+
+/**
+ * The agent's _shape_message: fixed key order, empty optional keys dropped,
+ * `content` always present, ANSI escapes stripped, text capped at `maxChars`
+ * with `content_truncated` and `original_content_chars`. A reasoning-only
+ * reply shows its text with `reasoning_only: true` instead of a blank row;
+ * `message_uid` is passed through where the store has it.
+ */
+export function shapeMessage(
+  m: Message,
+  anchorId?: number,
+  maxChars?: number,
+): Record<string, Json> {
+  let content = m.content as Json;
+  let reasoningOnly = false;
+  if ((content === null || content === '') && m.reasoning_only) {
+    content = m.reasoning_only;
+    reasoningOnly = true;
+  }
+  let truncated: { text: string; chars: number } | null = null;
+  if (typeof content === 'string') {
+    content = stripAnsi(content);
+    if (maxChars !== undefined) {
+      truncated = cap(content, maxChars);
+      if (truncated) content = truncated.text;
+    }
+  }
   const out: Record<string, Json> = {
     id: m.id,
     role: m.role,
-    content: m.content as Json,
+    content,
     timestamp: m.timestamp,
   };
   if (m.tool_name) out.tool_name = m.tool_name;
   if (m.tool_calls) out.tool_calls = m.tool_calls as Json;
   if (m.tool_call_id) out.tool_call_id = m.tool_call_id;
   if (anchorId !== undefined && m.id === anchorId) out.anchor = true;
+  if (truncated) {
+    out.content_truncated = true;
+    out.original_content_chars = truncated.chars;
+  }
+  if (reasoningOnly) out.reasoning_only = true;
+  if (m.message_uid) out.message_uid = m.message_uid;
   return out;
+}
+
+/** `@session:<profile>/<id>`, the reference the agent resolves itself; bare when there is no profile name. */
+export function sessionLink(store: Store, sessionId: string): string {
+  const profile = store.profile.trim();
+  return profile ? `@session:${profile}/${sessionId}` : `@session:${sessionId}`;
 }
 
 function metaJson(meta: SessionMeta): Record<string, Json> {
@@ -44,17 +94,19 @@ function metaJson(meta: SessionMeta): Record<string, Json> {
 
 export function recentJson(
   store: Store,
-  opts: { limit?: number; all?: boolean },
+  opts: { limit?: number; all?: boolean; filters?: Filters },
 ): Record<string, Json> {
   const rows = browse(store, opts);
   const results = rows.map((r) => ({
     session_id: r.session_id,
+    link: sessionLink(store, r.session_id),
     title: r.title,
     source: r.source,
     started_at: r.started_at,
     last_active: r.last_active,
     message_count: r.message_count,
     preview: r.preview,
+    ...(r.pinned ? { pinned: true } : {}),
   }));
   return {
     success: true,
@@ -67,6 +119,7 @@ export function recentJson(
 
 export function searchJson(store: Store, query: string, opts: SearchOptions): Record<string, Json> {
   const answer = discover(store, query, { ...opts, views: true });
+  const detail = opts.detail ?? 'adaptive';
   // Only present when the search was degraded, so the agent's shape is otherwise unchanged.
   const warning: Record<string, Json> = answer.warning ? { warning: answer.warning } : {};
   if (answer.results.length === 0)
@@ -74,6 +127,7 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
       success: true,
       mode: 'discover',
       query: answer.query,
+      detail,
       results: [],
       count: 0,
       message: answer.message ?? NO_MATCH,
@@ -89,20 +143,23 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
       title: r.title,
       matched_role: r.matched_role,
       match_message_id: anchor,
-      snippet: r.snippet,
-      bookend_start: r.bookend_start.map((m) => shapeMessage(m)),
-      messages: r.messages.map((m) => shapeMessage(m, anchor)),
-      bookend_end: r.bookend_end.map((m) => shapeMessage(m)),
+      snippet: stripAnsi(r.snippet),
+      bookend_start: r.bookend_start.map((m) => shapeMessage(m, undefined, BOOKEND_CHARS)),
+      messages: r.messages.map((m) => shapeMessage(m, anchor, WINDOW_CHARS)),
+      bookend_end: r.bookend_end.map((m) => shapeMessage(m, undefined, BOOKEND_CHARS)),
       messages_before: r.messages_before,
       messages_after: r.messages_after,
+      detail: r.detail,
     };
     if (r.parent_session_id) entry.parent_session_id = r.parent_session_id;
+    entry.link = sessionLink(store, r.session_id);
     return entry;
   });
   return {
     success: true,
     mode: 'discover',
     query: answer.query,
+    detail,
     results,
     count: results.length,
     sessions_searched: results.length,
@@ -200,10 +257,11 @@ export function readJson(store: Store, sessionId: string): Record<string, Json> 
       success: true,
       mode: 'read',
       session_id: sid,
+      link: sessionLink(store, sid),
       session_meta: metaJson(meta),
       message_count: r.total,
       truncated: r.truncated,
-      messages: r.messages.map((m) => shapeMessage(m)),
+      messages: r.messages.map((m) => shapeMessage(m, undefined, READ_CHARS)),
     };
     if (r.truncated)
       out.message = `Session has ${r.total} messages; showing first 20 + last 10. Pass around_message_id (any id above) to scroll the middle.`;

@@ -1,15 +1,32 @@
 import type { Store } from './store.js';
 import { rootResolver, sessionMeta } from './lineage.js';
-import { anchoredView } from './messages.js';
-import { likePattern, quoteAllTerms, routeQuery, type Route } from './query.js';
-import { HIDDEN_SOURCES_SQL, visibleMessage } from './sqlParts.js';
+import { anchoredView, sessionEdge } from './messages.js';
+import {
+  hasCjk,
+  likePattern,
+  quoteAllTerms,
+  routeQuery,
+  sanitizeQuery,
+  type Route,
+} from './query.js';
+import { DEMOTED_SOURCES_SQL, HIDDEN_SOURCES_SQL, visibleMessage } from './sqlParts.js';
 import { isoTime } from './time.js';
 import { oneLine } from './errors.js';
-import type { SearchAnswer, SearchOptions, SearchPath, SearchResult, Sort } from './types.js';
+import { filterSessionsSql, lineageExcluder, type SessionFilter } from './filters.js';
+import { indexStatus } from './indexStatus.js';
+import type {
+  AnchoredView,
+  Filters,
+  SearchAnswer,
+  SearchOptions,
+  SearchPath,
+  SearchResult,
+  Sort,
+} from './types.js';
 
 export const DEFAULT_ROLES = ['user', 'assistant'];
-/** The agent fetches this many hits before deduping by lineage; we start there and widen as needed. */
-export const FIRST_FETCH = 50;
+/** The agent scans this many hits before deduping by lineage; we start there and widen as needed. */
+export const FIRST_FETCH = 300;
 const FETCH_GROWTH = 8;
 /** FTS5 snippet size in tokens, as the agent asks for. */
 export const SNIPPET_TOKENS = 40;
@@ -29,6 +46,12 @@ interface Plan {
   roles: string[];
   sort: Sort;
   all: boolean;
+  /** Which sessions this pass reads: interactive first, then demoted (cron), as the agent ranks them. */
+  pass?: 'interactive' | 'demoted';
+  /** Sources, cwd, model: the filters SQL can apply to the hit's own session. */
+  sessions?: SessionFilter | null;
+  /** Only hits with id > lo and id <= hi (the rows a rebuilding index does not hold yet). */
+  idRange?: { lo: number; hi: number } | null;
 }
 
 function ftsTable(route: Plan['route']): string {
@@ -44,7 +67,20 @@ function filters(store: Store, plan: Plan): string {
     parts.push(
       `m.session_id NOT IN (SELECT id FROM sessions WHERE source IN ${HIDDEN_SOURCES_SQL})`,
     );
+  if (plan.pass === 'interactive')
+    parts.push(
+      `m.session_id NOT IN (SELECT id FROM sessions WHERE source IN ${DEMOTED_SOURCES_SQL})`,
+    );
+  else if (plan.pass === 'demoted')
+    parts.push(`m.session_id IN (SELECT id FROM sessions WHERE source IN ${DEMOTED_SOURCES_SQL})`);
+  if (plan.sessions) parts.push(`m.session_id IN (${plan.sessions.sql})`);
+  if (plan.idRange) parts.push(`m.id > ${plan.idRange.lo} AND m.id <= ${plan.idRange.hi}`);
   return parts.join(' AND ');
+}
+
+/** Bound parameters of filters(), in order. */
+function filterParams(plan: Plan): unknown[] {
+  return [JSON.stringify(plan.roles), ...(plan.sessions?.params ?? [])];
 }
 
 function likeTerms(route: { terms: string[]; combine: 'or' | 'and' }): string {
@@ -72,14 +108,14 @@ function fetchHits(
   after: number | null,
 ): Hit[] {
   const { route } = plan;
-  const roles = JSON.stringify(plan.roles);
+  const params = filterParams(plan);
   if (route.kind === 'like') {
     const asc = plan.sort === 'oldest';
     const sql = `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
       WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan)}
       ORDER BY m.id ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const start = after ?? (asc ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER);
-    return store.stmt(sql).all(start, ...likeParams(route.terms), roles, n) as Hit[];
+    return store.stmt(sql).all(start, ...likeParams(route.terms), ...params, n) as Hit[];
   }
   const table = ftsTable(route);
   const order =
@@ -92,7 +128,7 @@ function fetchHits(
     FROM ${table} JOIN messages m ON m.id = ${table}.rowid
     WHERE ${table} MATCH ? AND ${filters(store, plan)}
     ORDER BY ${order} LIMIT ?`;
-  return store.stmt(sql).all(match, roles, n) as Hit[];
+  return store.stmt(sql).all(match, ...params, n) as Hit[];
 }
 
 function isQueryError(err: unknown): boolean {
@@ -133,63 +169,93 @@ function pathOf(route: Route): SearchPath {
 /**
  * Walks hits in the agent's order and keeps the first (best) hit of each lineage
  * root until `limit` conversations are found, fetching wider pages when one
- * conversation holds many hits (the agent stops at 50 hits and returns fewer).
+ * conversation holds many hits (the agent stops at 300 hits and may return fewer).
+ * Interactive sessions are walked before cron ones (the agent's stable demotion),
+ * so every interactive conversation ranks above every cron one. `accept` applies
+ * the filters that need the conversation (its root): dates and exclusions.
  */
 export function discoverHits(
   store: Store,
   plan: Plan,
   match: string,
   limit: number,
+  accept: (hit: Hit, root: string) => boolean = () => true,
+  seed: Map<string, Hit> = new Map(),
 ): { hits: Map<string, Hit> } {
   const rootOf = rootResolver(store);
-  const best = new Map<string, Hit>();
-  let size = FIRST_FETCH;
-  let done = 0;
-  let after: number | null = null;
-  for (;;) {
-    const page = fetchHits(store, plan, match, size, after);
-    const fresh = plan.route.kind === 'like' ? page : page.slice(done);
-    for (const hit of fresh) {
-      const root = rootOf(hit.session_id);
-      if (!best.has(root)) best.set(root, hit);
-      if (best.size >= limit) return { hits: best };
-    }
-    if (page.length < size) return { hits: best };
-    // Keyset LIKE pages continue where the last one stopped, so they stay small
-    // (a scan that has enough conversations stops early); FTS pages re-sort, so
-    // each is much wider than the last.
-    if (plan.route.kind === 'like') after = page[page.length - 1]?.id ?? after;
-    else {
-      done = page.length;
-      size *= FETCH_GROWTH;
+  const best = new Map<string, Hit>(seed);
+  if (best.size >= limit) return { hits: best };
+  for (const pass of ['interactive', 'demoted'] as const) {
+    const passPlan: Plan = { ...plan, pass };
+    let size = FIRST_FETCH;
+    let done = 0;
+    let after: number | null = null;
+    for (;;) {
+      const page = fetchHits(store, passPlan, match, size, after);
+      const fresh = plan.route.kind === 'like' ? page : page.slice(done);
+      for (const hit of fresh) {
+        const root = rootOf(hit.session_id);
+        if (!best.has(root) && accept(hit, root)) best.set(root, hit);
+        if (best.size >= limit) return { hits: best };
+      }
+      if (page.length < size) break;
+      // Keyset LIKE pages continue where the last one stopped, so they stay small
+      // (a scan that has enough conversations stops early); FTS pages re-sort, so
+      // each is much wider than the last.
+      if (plan.route.kind === 'like') after = page[page.length - 1]?.id ?? after;
+      else {
+        done = page.length;
+        size *= FETCH_GROWTH;
+      }
     }
   }
+  return { hits: best };
 }
 
+/** Characters of context a substring-scan snippet shows before the match, and from it on. */
+const LIKE_BEFORE = 40;
+const LIKE_AFTER = 80;
+
+/**
+ * The snippet of one hit, always from that hit's own row. FTS5 ignores a bare
+ * `rowid = ?` beside MATCH on this SQLite (it returns every match, so `.get()`
+ * took the first one's text for every result); a BETWEEN range is honoured.
+ * `-1` lets FTS5 pick the best-matching column, as the agent asks.
+ */
 function snippetFor(
   store: Store,
-  plan: Plan,
+  route: Plan['route'],
   match: string,
   hit: Hit,
   markers: [string, string],
 ): string {
-  const { route } = plan;
-  if (route.kind === 'like') {
-    const first = route.terms[0] ?? '';
-    const row = store
-      .stmt(
-        `SELECT substr(content, max(1, instr(content, ?) - 40), 120) AS s FROM messages WHERE id = ?`,
-      )
-      .get(first, hit.id) as { s: string | null } | undefined;
-    return row?.s ?? '';
-  }
+  if (route.kind === 'like') return likeSnippet(store, route.terms, hit.id);
   const table = ftsTable(route);
   const row = store
     .stmt(
-      `SELECT snippet(${table}, 0, ?, ?, '...', ${SNIPPET_TOKENS}) AS s FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`,
+      `SELECT snippet(${table}, -1, ?, ?, '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
+       WHERE ${table} MATCH ? AND ${table}.rowid BETWEEN ? AND ?`,
     )
-    .get(markers[0], markers[1], match, hit.id) as { s: string | null } | undefined;
+    .get(markers[0], markers[1], match, hit.id, hit.id) as { s: string | null } | undefined;
   return row?.s ?? '';
+}
+
+/** A substring-scan snippet: 40 characters before the first term found, 80 from it on. */
+function likeSnippet(store: Store, terms: string[], id: number): string {
+  const row = store
+    .stmt(`SELECT content, tool_name, tool_calls FROM messages WHERE id = ?`)
+    .get(id) as
+    { content: string | null; tool_name: string | null; tool_calls: string | null } | undefined;
+  if (!row) return '';
+  for (const text of [row.content, row.tool_name, row.tool_calls]) {
+    if (!text || text.startsWith('\u0000')) continue;
+    const lower = text.toLowerCase();
+    for (const t of terms) {
+      const at = lower.indexOf(t.toLowerCase());
+      if (at >= 0) return text.slice(Math.max(0, at - LIKE_BEFORE), at + LIKE_AFTER);
+    }
+  }
+  return (row.content ?? '').slice(0, LIKE_BEFORE + LIKE_AFTER);
 }
 
 export function normaliseOptions(opts: SearchOptions): {
@@ -207,19 +273,145 @@ export function normaliseOptions(opts: SearchOptions): {
   };
 }
 
+/** The trigram index leaves out tool rows (and, v30, subagent sessions): such searches scan instead. */
+function trigramUsable(store: Store, roles: string[], all: boolean): boolean {
+  return store.layout.trigram && !roles.includes('tool') && !all;
+}
+
 /** Discover (STORE.md): one result per conversation with its best hit and, optionally, the anchored view. */
 export function discover(store: Store, query: string, opts: SearchOptions = {}): SearchAnswer {
   const q = query.trim();
   const { limit, plan: base } = normaliseOptions(opts);
-  const route = routeQuery(q, { fts: store.layout.fts !== 'none', trigram: store.layout.trigram });
+  const route = routeQuery(q, {
+    fts: store.layout.fts !== 'none',
+    trigram: trigramUsable(store, base.roles, base.all),
+  });
   if (route.kind === 'empty' || limit === 0)
     return { query: q, results: [], path: pathOf(route), message: NO_MATCH };
   const markers = opts.markers ?? AGENT_MARKERS;
-  return store.read(() =>
-    withFallback(store, q, route, (r) =>
-      discoverWith(store, q, { ...base, route: r }, limit, opts, markers),
-    ),
-  );
+  return store.read(() => {
+    const ctx = searchContext(store, opts.filters);
+    const answer = withFallback(store, q, route, (r) =>
+      discoverWith(
+        store,
+        q,
+        { ...base, route: r, sessions: ctx.sessions },
+        limit,
+        opts,
+        markers,
+        ctx,
+      ),
+    );
+    // A Latin query the default tokenizer missed may sit glued to CJK text (`修改youer服务端`):
+    // the agent retries it on the trigram index.
+    if (
+      answer.results.length === 0 &&
+      route.kind === 'fts' &&
+      trigramUsable(store, base.roles, base.all) &&
+      !hasCjk(q) &&
+      answer.warning === undefined
+    ) {
+      const retry = discoverWith(
+        store,
+        q,
+        { ...base, route: { kind: 'trigram', match: route.match }, sessions: ctx.sessions },
+        limit,
+        opts,
+        markers,
+        ctx,
+      );
+      if (retry.results.length > 0) return retry;
+    }
+    return answer;
+  });
+}
+
+interface SearchContext {
+  sessions: SessionFilter | null;
+  accept: (hit: Hit, root: string) => boolean;
+  filters: Filters;
+}
+
+/** The filters resolved once per search: SQL for the hit's session, a check on its conversation. */
+function searchContext(store: Store, filters: Filters | undefined): SearchContext {
+  const f = filters ?? {};
+  const sessions = filterSessionsSql(store, { sources: f.sources, cwd: f.cwd, model: f.model });
+  const excluded = lineageExcluder(store, f.excludeSessionIds ?? []);
+  const started = new Map<string, number>();
+  const startOf = (root: string): number => {
+    let v = started.get(root);
+    if (v === undefined) {
+      v =
+        (store.stmt(`SELECT started_at FROM sessions WHERE id = ?`).pluck().get(root) as
+          number | null) ?? 0;
+      started.set(root, v);
+    }
+    return v;
+  };
+  const dated = f.after !== undefined || f.before !== undefined;
+  return {
+    sessions,
+    filters: f,
+    accept: (_hit, root) => {
+      if (excluded(root)) return false;
+      if (!dated) return true;
+      const at = startOf(root);
+      return (f.after === undefined || at >= f.after) && (f.before === undefined || at < f.before);
+    },
+  };
+}
+
+const EMPTY_VIEW: AnchoredView = {
+  messages: [],
+  bookend_start: [],
+  bookend_end: [],
+  messages_before: 0,
+  messages_after: 0,
+};
+
+/** The query as a remembered title: quotes and backticks around it dropped (the agent's normalisation). */
+export function titleQuery(query: string): string {
+  return query
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '')
+    .trim();
+}
+
+/**
+ * The conversation whose title is the query (case-insensitive), newest first;
+ * hidden sources are never title matches. Scans the titles' partial index only.
+ */
+function titleMatch(
+  store: Store,
+  query: string,
+  ctx: SearchContext,
+  all: boolean,
+): { id: string; root: string } | null {
+  const t = titleQuery(query);
+  if (!t) return null;
+  const ids = store
+    .stmt(
+      `SELECT s.id FROM sessions s WHERE s.title IS NOT NULL AND lower(s.title) = lower(?)
+       ORDER BY s.started_at DESC, s.id DESC LIMIT 5`,
+    )
+    .pluck()
+    .all(t) as string[];
+  const rootOf = rootResolver(store);
+  for (const id of ids) {
+    const root = rootOf(id);
+    const meta = sessionMeta(store, root);
+    if (!all && meta && ['kanban', 'subagent', 'tool'].includes(meta.source)) continue;
+    if (
+      ctx.sessions &&
+      store
+        .stmt(`SELECT 1 FROM sessions s WHERE s.id = ? AND s.id IN (${ctx.sessions.sql})`)
+        .get(id, ...ctx.sessions.params) === undefined
+    )
+      continue;
+    if (!ctx.accept({ id: 0, session_id: id, role: 'session_title', timestamp: 0 }, root)) continue;
+    return { id, root };
+  }
+  return null;
 }
 
 function discoverWith(
@@ -229,8 +421,15 @@ function discoverWith(
   limit: number,
   opts: SearchOptions,
   markers: [string, string],
+  ctx: SearchContext,
 ): SearchAnswer {
-  const found = withMatch(plan.route, (match) => discoverHits(store, plan, match, limit));
+  const title = titleMatch(store, q, ctx, plan.all);
+  const seed = new Map<string, Hit>();
+  if (title)
+    seed.set(title.root, { id: -1, session_id: title.id, role: 'session_title', timestamp: 0 });
+  const found = withMatch(plan.route, (match) =>
+    discoverHits(store, plan, match, limit, ctx.accept, seed),
+  );
   if (!found)
     return {
       query: q,
@@ -238,40 +437,92 @@ function discoverWith(
       path: pathOf(plan.route),
       message: `${NO_MATCH} (the query could not be parsed)`,
     };
+  const status = plan.route.kind === 'like' ? null : indexStatus(store);
+  let hits = found.value.hits;
+  // Rows a rebuilding index does not hold yet are scanned for; their conversations rank after the indexed ones.
+  if (status?.pending && hits.size < limit) {
+    const scan = routeQuery(q, { fts: false, trigram: false });
+    if (scan.kind === 'like')
+      hits = discoverHits(
+        store,
+        { ...plan, route: scan, idRange: status.pending },
+        '',
+        limit,
+        ctx.accept,
+        hits,
+      ).hits;
+  }
+  const detail = opts.detail ?? 'adaptive';
   const results: SearchResult[] = [];
-  for (const [root, hit] of found.value.hits) {
+  for (const [root, hit] of hits) {
     const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
     const own = root === hit.session_id ? meta : sessionMeta(store, hit.session_id);
+    const isTitle = hit.role === 'session_title';
+    const full =
+      opts.views !== false &&
+      (isTitle || detail === 'full' || (detail === 'adaptive' && results.length === 0));
+    let anchorId = hit.id;
+    if (isTitle) anchorId = sessionEdge(store, hit.session_id, 'head', 1)[0]?.id ?? -1;
     const view =
-      opts.views === false
-        ? {
-            messages: [],
-            bookend_start: [],
-            bookend_end: [],
-            messages_before: 0,
-            messages_after: 0,
-          }
-        : anchoredView(store, hit.session_id, hit.id, 5);
+      opts.views === false || anchorId < 0
+        ? EMPTY_VIEW
+        : compactOr(anchoredView(store, hit.session_id, anchorId, 5), anchorId, full);
     results.push({
       session_id: hit.session_id,
       parent_session_id: root === hit.session_id ? null : root,
       when: isoTime(meta?.started_at ?? own?.started_at ?? null),
       source: meta?.source || own?.source || 'unknown',
       model: meta?.model || own?.model || 'unknown',
-      title: meta?.title ?? null,
+      title: isTitle ? (meta?.title ?? own?.title ?? titleQuery(q)) : (meta?.title ?? null),
       matched_role: hit.role,
-      match_message_id: hit.id,
-      snippet: snippetFor(store, plan, found.match, hit, markers),
+      match_message_id: anchorId,
+      snippet: isTitle
+        ? `Session title matched: ${meta?.title ?? own?.title ?? titleQuery(q)}`
+        : snippetFor(
+            store,
+            plan.route.kind === 'like' || !hitFromIndex(hit, status)
+              ? likeRoute(q, plan.route)
+              : plan.route,
+            found.match,
+            hit,
+            markers,
+          ),
       started_at: meta?.started_at ?? 0,
       hit_timestamp: hit.timestamp,
+      detail: full ? 'full' : 'compact',
       ...view,
     });
   }
+  const warning = status?.warning;
   return {
     query: q,
     results,
     path: pathOf(plan.route),
     message: results.length === 0 ? NO_MATCH : null,
+    ...(warning ? { warning } : {}),
+  };
+}
+
+/** Whether a hit came from the index (not from the scan over rows a rebuild has not reached). */
+function hitFromIndex(hit: Hit, status: ReturnType<typeof indexStatus> | null): boolean {
+  const p = status?.pending;
+  return !p || hit.id <= p.lo || hit.id > p.hi;
+}
+
+function likeRoute(q: string, route: Plan['route']): Plan['route'] {
+  if (route.kind === 'like') return route;
+  const scan = routeQuery(q, { fts: false, trigram: false });
+  return scan.kind === 'like' ? scan : { kind: 'like', terms: [sanitizeQuery(q)], combine: 'and' };
+}
+
+/** A compact result keeps only the anchor of its window and no bookends (the agent's adaptive detail). */
+function compactOr(view: AnchoredView, anchorId: number, full: boolean): AnchoredView {
+  if (full) return view;
+  return {
+    ...view,
+    messages: view.messages.filter((m) => m.id === anchorId),
+    bookend_start: [],
+    bookend_end: [],
   };
 }
 
@@ -313,6 +564,11 @@ function withFallback(
           warning: `the full-text index is damaged (${damaged}); searched with LIKE instead`,
         }
       : answer;
+  }
+  // The agent marked the index stale (detached after corruption): it misses new rows.
+  if (route.kind !== 'like') {
+    const status = indexStatus(store);
+    if (status.stale && status.warning) return like(status.warning);
   }
   if (route.kind === 'fts') {
     const lag = indexLag(store);

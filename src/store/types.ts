@@ -11,6 +11,13 @@ export interface Message {
   tool_calls: ToolCall[] | string | null;
   tool_call_id: string | null;
   reasoning: string | null;
+  /** The logical id kept across compaction and branch copies (newest stores only). */
+  message_uid?: string;
+  /**
+   * A reasoning-only reply (empty `content`, no tool calls): the text it kept in
+   * `codex_message_items` or its reasoning, shown instead of a blank row.
+   */
+  reasoning_only?: string;
 }
 
 export interface SessionMeta {
@@ -47,17 +54,47 @@ export interface RecentRow {
   hidden_reason: HiddenReason | null;
   /** Branch children (separate, listable conversations) of any session in the chain. */
   branches: number;
+  /** Pinned by the person: always listed, listed first. */
+  pinned?: boolean;
 }
 
-export type HiddenReason = 'archived' | 'subagent' | 'tool' | 'delegate';
+/**
+ * Why a conversation is left out of the default list: archived, hidden
+ * (`hidden = 1`), a hidden source (kanban, subagent, tool), a delegate run, or
+ * an orphaned tool run (`_delegate_from = '__orphaned__'`).
+ */
+export type HiddenReason =
+  'archived' | 'hidden' | 'kanban' | 'subagent' | 'tool' | 'delegate' | 'orphaned';
 
 export interface HiddenCounts {
   total: number;
   archived: number;
+  hidden: number;
+  kanban: number;
   subagent: number;
   tool: number;
   delegate: number;
+  orphaned: number;
 }
+
+/** Filters shared by search and browse (the app's filter bar and the CLI flags). */
+export interface Filters {
+  /** Session source in (…). */
+  sources?: string[];
+  /** Epoch seconds, inclusive, on the conversation's started_at. */
+  after?: number;
+  /** Epoch seconds, exclusive. */
+  before?: number;
+  /** Prefix match on sessions.cwd or git_repo_root (where the columns exist). */
+  cwd?: string;
+  /** Case-insensitive substring of sessions.model. */
+  model?: string;
+  /** Expanded to their whole lineage. */
+  excludeSessionIds?: string[];
+}
+
+/** How much of each search result is hydrated (the agent's `detail`). */
+export type Detail = 'adaptive' | 'full' | 'compact';
 
 /** The anchored view around a hit (STORE.md discover). */
 export interface AnchoredView {
@@ -82,6 +119,8 @@ export interface SearchResult extends AnchoredView {
   /** Root started_at, for sorting and ages in the app. */
   started_at: number;
   hit_timestamp: number;
+  /** `full` (window + bookends) or `compact` (just the anchor), per the search's `detail`. */
+  detail: 'full' | 'compact';
 }
 
 export type SearchPath = 'fts' | 'trigram' | 'like' | 'empty';
@@ -111,4 +150,7 @@ export interface SearchOptions {
   views?: boolean;
   /** Snippet highlight markers; the agent's are >>> and <<<. */
   markers?: [string, string];
+  /** adaptive (default): only the first result hydrated; full: all; compact: none. */
+  detail?: Detail;
+  filters?: Filters;
 }

@@ -5,18 +5,19 @@ import { discover } from '../../src/store/search.js';
 import { scroll } from '../../src/store/recall.js';
 import { readSession } from '../../src/store/messages.js';
 import { StoreError } from '../../src/store/errors.js';
-import { FIXTURE_LAYOUTS, fixtureCopy, sha256 } from '../helpers/fixtures.js';
+import { FIXTURE_LAYOUTS, fixtureCopy, schemaOf, sha256 } from '../helpers/fixtures.js';
 import {
   expectedBrowse,
   expectedDiscover,
   expectedView,
+  liveRows,
   loadSnapshot,
   rootOf,
-  visible,
+  transcript,
   type Snapshot,
 } from '../helpers/oracle.js';
 
-describe.each(FIXTURE_LAYOUTS)('schema %i fixture', (layout) => {
+describe.each(FIXTURE_LAYOUTS)('schema %s fixture', (layout) => {
   let path: string;
   let store: Store;
   let snap: Snapshot;
@@ -34,8 +35,8 @@ describe.each(FIXTURE_LAYOUTS)('schema %i fixture', (layout) => {
   });
 
   it('detects the layout', () => {
-    expect(store.layout.schemaVersion).toBe(layout);
-    expect(store.layout.fts).toBe(layout === 30 ? 'external' : 'inline');
+    expect(store.layout.schemaVersion).toBe(schemaOf(layout));
+    expect(store.layout.fts).toBe(schemaOf(layout) >= 23 ? 'external' : 'inline');
     expect(store.layout.trigram).toBe(layout !== 6);
     expect(store.warnings).toEqual([]);
   });
@@ -57,7 +58,7 @@ describe.each(FIXTURE_LAYOUTS)('schema %i fixture', (layout) => {
     '"connection pool"',
     'stripe NOT invoices',
   ])("discover %s returns the agent's conversations in order with the anchored view", (q) => {
-    const answer = discover(store, q, { limit: 10 });
+    const answer = discover(store, q, { limit: 10, detail: 'full' });
     const want = expectedDiscover(snap, snap.ftsOrder(q), 10);
     expect(want.length).toBeGreaterThan(0);
     expect(answer.results.map((r) => [r.session_id, r.match_message_id])).toEqual(
@@ -83,10 +84,8 @@ describe.each(FIXTURE_LAYOUTS)('schema %i fixture', (layout) => {
   });
 
   it('scroll returns the raw slice and pages with the boundary message repeated', () => {
-    const [sid, msgs] = [...snap.bySession.entries()].find(
-      ([, m]) => m.filter(visible).length > 30,
-    )!;
-    const list = msgs.filter(visible);
+    const sid = [...snap.bySession.keys()].find((id) => transcript(snap, id).length > 30)!;
+    const list = transcript(snap, sid);
     const anchor = list[15]!.id;
     const a = scroll(store, sid, anchor, 5);
     expect(a.messages.map((m) => m.id)).toEqual(list.slice(10, 21).map((m) => m.id));
@@ -104,7 +103,7 @@ describe.each(FIXTURE_LAYOUTS)('schema %i fixture', (layout) => {
         s.parent_session_id && s.end_reason !== null && (snap.bySession.get(s.id)?.length ?? 0) > 3,
     )!;
     const parent = child.parent_session_id!;
-    const childMsg = snap.bySession.get(child.id)!.filter(visible)[1]!.id;
+    const childMsg = transcript(snap, child.id)[1]!.id;
     const a = scroll(store, parent, childMsg, 3);
     expect(a.session_id).toBe(child.id);
     expect(a.warning).toBe(
@@ -120,8 +119,8 @@ describe.each(FIXTURE_LAYOUTS)('schema %i fixture', (layout) => {
   });
 
   it('read gives the whole small session, or the first 20 and last 10', () => {
-    for (const [sid, msgs] of snap.bySession) {
-      const list = msgs.filter(visible).map((m) => m.id);
+    for (const sid of snap.bySession.keys()) {
+      const list = liveRows(snap, sid).map((m) => m.id);
       const r = readSession(store, sid);
       expect(r.total).toBe(list.length);
       expect(r.messages.map((m) => m.id)).toEqual(
