@@ -11,9 +11,10 @@ import pkg from '../package.json' with { type: 'json' };
 const HELP = `
   Usage
     $ lookback [--db PATH | --profile NAME | --demo] [--print]        the app
-    $ lookback recent [--limit N] [--all] [--json]                      recent conversations
+    $ lookback recent [--limit N] [--all] [FILTERS] [--json]            recent conversations
     $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
-                      [--roles user,assistant,tool] [--all] [--json]    full-text search
+                      [--roles user,assistant,tool] [--all] [--detail adaptive|full|compact]
+                      [--exclude ID,…] [FILTERS] [--json]               full-text search
     $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
     $ lookback read SESSION_ID [--json]                                 a whole session
     $ lookback profiles [--json]                                        profiles with a store
@@ -30,6 +31,9 @@ const HELP = `
                      codex, gemini, opencode, praisonai, or all; anchors of other
                      agents are their own ids: lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
+    FILTERS          --after WHEN --before WHEN (2026-08-01, 7d, 24h, 2w, today,
+                     yesterday; after inclusive, before exclusive, on the
+                     conversation's start), --source cli,tui  --cwd PREFIX  --model TEXT
     --               ends the options (queries may start with "-")
 
   The store is opened read-only and never changed. Other agents' files are only
@@ -54,6 +58,13 @@ const cli = meow(HELP, {
     window: { type: 'string' },
     agent: { type: 'string' },
     sourceDir: { type: 'string', isMultiple: true },
+    after: { type: 'string' },
+    before: { type: 'string' },
+    exclude: { type: 'string' },
+    detail: { type: 'string' },
+    source: { type: 'string' },
+    cwd: { type: 'string' },
+    model: { type: 'string' },
   },
 });
 

@@ -2,7 +2,9 @@ import { StoreError } from '../store/errors.js';
 import { listProfiles, locateStore } from '../store/locate.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import { Store } from '../store/store.js';
-import type { Sort } from '../store/types.js';
+import { MAX_EXCLUDED } from '../store/filters.js';
+import { parseWhen } from '../store/time.js';
+import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { printText } from './text.js';
 
@@ -22,6 +24,13 @@ export interface Flags {
   window?: string | undefined;
   agent?: string | undefined;
   sourceDir?: string[] | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+  exclude?: string | undefined;
+  detail?: string | undefined;
+  source?: string | undefined;
+  cwd?: string | undefined;
+  model?: string | undefined;
 }
 
 const SUBCOMMANDS = ['recent', 'search', 'scroll', 'read', 'profiles', 'index', 'sources'] as const;
@@ -52,6 +61,61 @@ function rolesFlag(value: string | undefined): string[] | undefined {
   if (roles.length === 0)
     throw new UsageError('--roles needs at least one role, e.g. user,assistant,tool');
   return roles;
+}
+
+function listFlag(name: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r.length > 0);
+  if (items.length === 0) throw new UsageError(`--${name} needs at least one value`);
+  return items;
+}
+
+function whenFlag(name: string, value: string | undefined, now: Date): number | undefined {
+  if (value === undefined) return undefined;
+  const at = parseWhen(value, now);
+  if (at === null)
+    throw new UsageError(
+      `--${name} takes a date (2026-08-01, 2026-08-01T14:30), a span back (7d, 24h, 2w), today or yesterday, not "${value}"`,
+    );
+  return at;
+}
+
+function textFlag(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`--${name} needs a value`);
+  return value.trim();
+}
+
+/** The filter flags shared by `search` and `recent`; checked before the store is opened. */
+export function filtersFrom(flags: Flags, now = new Date()): Filters {
+  const f: Filters = {};
+  const sources = listFlag('source', flags.source);
+  const after = whenFlag('after', flags.after, now);
+  const before = whenFlag('before', flags.before, now);
+  const cwd = textFlag('cwd', flags.cwd);
+  const model = textFlag('model', flags.model);
+  const exclude = listFlag('exclude', flags.exclude);
+  if (exclude && exclude.length > MAX_EXCLUDED)
+    throw new UsageError(`--exclude takes at most ${MAX_EXCLUDED} session ids`);
+  if (after !== undefined && before !== undefined && after >= before)
+    throw new UsageError('--after must be earlier than --before');
+  if (sources) f.sources = sources;
+  if (after !== undefined) f.after = after;
+  if (before !== undefined) f.before = before;
+  if (cwd) f.cwd = cwd;
+  if (model) f.model = model;
+  if (exclude) f.excludeSessionIds = exclude;
+  return f;
+}
+
+function detailFlag(value: string | undefined): Detail | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (v === 'adaptive' || v === 'full' || v === 'compact') return v;
+  throw new UsageError(`--detail takes adaptive, full or compact, not "${value}"`);
 }
 
 async function openStore(flags: Flags): Promise<Store> {
@@ -126,21 +190,35 @@ function parseArgs(
   flags: Flags,
 ): (s: Store) => Record<string, Json> {
   const limit = intFlag('limit', flags.limit, 0);
+  const searchOnly = { exclude: flags.exclude, detail: flags.detail };
+  if (cmd !== 'search')
+    for (const [name, v] of Object.entries(searchOnly))
+      if (v !== undefined) throw new UsageError(`--${name} is for search only`);
+  if (cmd !== 'search' && cmd !== 'recent')
+    for (const name of ['after', 'before', 'source', 'cwd', 'model'] as const)
+      if (flags[name] !== undefined)
+        throw new UsageError(`--${name} is for search and recent only`);
   switch (cmd) {
-    case 'recent':
+    case 'recent': {
       expectArgs(cmd, rest, 0, '');
-      return (s) => recentJson(s, { limit: limit ?? 20, all: flags.all });
+      const filters = filtersFrom(flags);
+      return (s) => recentJson(s, { limit: limit ?? 20, all: flags.all, filters });
+    }
     case 'search': {
       if (rest.length === 0) throw new UsageError('search needs a QUERY');
       const query = rest.join(' ');
       const sort = sortFlag(flags.sort);
       const roles = rolesFlag(flags.roles);
+      const detail = detailFlag(flags.detail);
+      const filters = filtersFrom(flags);
       return (s) =>
         searchJson(s, query, {
           limit: limit ?? 10,
           all: flags.all,
+          filters,
           ...(sort ? { sort } : {}),
           ...(roles ? { roles } : {}),
+          ...(detail ? { detail } : {}),
         });
     }
     case 'scroll': {

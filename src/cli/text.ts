@@ -35,7 +35,9 @@ function messageLine(m: Obj, maxChars = 400): string {
   let shown = lines.slice(0, 6).join('\n      ');
   if (shown.length > maxChars) shown = shown.slice(0, maxChars) + '…';
   else if (lines.length > 6) shown += `\n      … (${lines.length - 6} more lines)`;
-  return `${mark}#${one(m.id)} ${one(m.role)}: ${shown}`;
+  if (m.content_truncated) shown += ` [cut from ${one(m.original_content_chars)} characters]`;
+  const role = m.reasoning_only ? `${one(m.role)} (reasoning)` : one(m.role);
+  return `${mark}#${one(m.id)} ${role}: ${shown}`;
 }
 
 export function printText(kind: string, p: Obj): void {
@@ -47,7 +49,7 @@ export function printText(kind: string, p: Obj): void {
         // NULL or text in a damaged store's time columns shows as "?", not as 1970.
         const active = typeof r.last_active === 'number' ? r.last_active : NaN;
         out(
-          `${age(active, Date.now() / 1000).padStart(4)}  ${one(r.source).padEnd(9)} ${title}  · ${one(r.message_count)} msgs  · ${one(r.session_id)}`,
+          `${age(active, Date.now() / 1000).padStart(4)}  ${one(r.source).padEnd(9)} ${r.pinned ? '* ' : ''}${title}  · ${one(r.message_count)} msgs  · ${one(r.session_id)}`,
         );
       }
       if (results.length === 0) out('No sessions.');
@@ -62,6 +64,7 @@ export function printText(kind: string, p: Obj): void {
         out(
           `  session_search(session_id=${JSON.stringify(one(r.session_id))}, around_message_id=${one(r.match_message_id)}, window=5)`,
         );
+        if (r.link) out(`  ${one(r.link)}`);
         out('');
       }
       return;

@@ -566,13 +566,13 @@ function withFallback(
       : answer;
   }
   // The agent marked the index stale (detached after corruption): it misses new rows.
-  if (route.kind !== 'like') {
-    const status = indexStatus(store);
-    if (status.stale && status.warning) return like(status.warning);
-  }
+  const status = route.kind === 'like' ? null : indexStatus(store);
+  if (status?.stale && status.warning) return like(status.warning);
   if (route.kind === 'fts') {
     const lag = indexLag(store);
-    if (lag !== null)
+    // A declared rebuild whose unindexed range covers the lag is scanned for in discoverWith.
+    const covered = lag !== null && status?.pending != null && lag >= status.pending.lo;
+    if (lag !== null && !covered)
       return like(
         `the full-text index is stale (messages after #${lag} are not in it); searched with LIKE instead`,
       );

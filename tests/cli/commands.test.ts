@@ -37,6 +37,7 @@ describe('recent', () => {
     );
     expect(Object.keys(results[0]!)).toEqual([
       'session_id',
+      'link',
       'title',
       'source',
       'started_at',
@@ -72,12 +73,13 @@ describe('search', () => {
       'success',
       'mode',
       'query',
+      'detail',
       'results',
       'count',
       'sessions_searched',
     ]);
     const first = results[0]!;
-    expect(Object.keys(first).slice(0, 13)).toEqual([
+    expect(Object.keys(first).slice(0, 14)).toEqual([
       'session_id',
       'when',
       'source',
@@ -91,7 +93,9 @@ describe('search', () => {
       'bookend_end',
       'messages_before',
       'messages_after',
+      'detail',
     ]);
+    expect(first.link).toBe(`@session:default/${String(first.session_id)}`);
     const anchor = (first.messages as Record<string, unknown>[]).filter((m) => m.anchor === true);
     expect(anchor.map((m) => m.id)).toEqual([first.match_message_id]);
   });
@@ -262,5 +266,118 @@ describe('--demo', () => {
     expect(again.code).toBe(0);
     expect((again.json().results as unknown[]).length).toBeGreaterThan(0);
     expect(sha256(path)).toBe(hash);
+  });
+});
+
+describe('filters and detail on the v26 store the August agent wrote', () => {
+  let v26: string;
+  let v26hash: string;
+  beforeAll(() => {
+    v26 = fixtureCopy(26);
+    v26hash = sha256(v26);
+  });
+  afterAll(() => expect(sha256(v26)).toBe(v26hash));
+  const search = (...args: string[]) =>
+    lookback(['search', 'Can you help', '--db', v26, '--json', '--limit', '500', ...args]);
+  const starts = (out: Record<string, unknown>) => {
+    const s = loadSnapshot(v26);
+    return (out.results as Record<string, unknown>[]).map(
+      (r) => s.sessions.get(String(r.parent_session_id ?? r.session_id))!.started_at,
+    );
+  };
+
+  it('--after is inclusive and --before exclusive on the conversation start', () => {
+    const all = starts(search().json()).sort((a, b) => a - b);
+    const cut = all[Math.floor(all.length / 2)]!;
+    const iso = new Date(cut * 1000).toISOString();
+    const after = starts(search('--after', iso).json());
+    const before = starts(search('--before', iso).json());
+    expect(after.length).toBeGreaterThan(0);
+    expect(before.length).toBeGreaterThan(0);
+    expect(after.every((t) => t >= Math.floor(cut))).toBe(true);
+    expect(before.every((t) => t < cut)).toBe(true);
+    expect(after.length + before.length).toBe(all.length);
+  });
+
+  it('--exclude leaves out the whole lineage of an id; --source keeps only those sources', () => {
+    const out = search().json();
+    const first = (out.results as Record<string, unknown>[])[0]!;
+    const root = String(first.parent_session_id ?? first.session_id);
+    const without = search('--exclude', String(first.session_id)).json();
+    for (const r of without.results as Record<string, unknown>[])
+      expect(String(r.parent_session_id ?? r.session_id)).not.toBe(root);
+    const cron = search('--source', 'cron').json();
+    const sources = (cron.results as Record<string, unknown>[]).map((r) => r.source);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(new Set(sources)).toEqual(new Set(['cron']));
+  });
+
+  it('--detail full hydrates every result, compact none', () => {
+    for (const [d, want] of [
+      ['full', 'full'],
+      ['compact', 'compact'],
+    ] as const) {
+      const out = lookback([
+        'search',
+        'Can you help',
+        '--db',
+        v26,
+        '--json',
+        '--limit',
+        '3',
+        '--detail',
+        d,
+      ]).json();
+      expect(out.detail).toBe(d);
+      expect((out.results as Record<string, unknown>[]).map((r) => r.detail)).toEqual([
+        want,
+        want,
+        want,
+      ]);
+    }
+  });
+
+  it('--model and --source filter recent too', () => {
+    const out = lookback([
+      'recent',
+      '--db',
+      v26,
+      '--json',
+      '--model',
+      'GPT-5',
+      '--limit',
+      '100',
+    ]).json();
+    const s = loadSnapshot(v26);
+    const rows = out.results as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      // Filters apply to the conversation's first row; the row shown is its tip.
+      const root = [...s.sessions.values()].find((x) => x.id === r.session_id)!;
+      let cur = root;
+      while (cur.parent_session_id && s.sessions.has(cur.parent_session_id))
+        cur = s.sessions.get(cur.parent_session_id)!;
+      expect(cur.model?.toLowerCase()).toContain('gpt-5');
+    }
+  });
+
+  it.each([
+    [['--after', 'last tuesday'], /--after takes a date/],
+    [['--before', '2026-02-30'], /--before takes a date/],
+    [['--detail', 'huge'], /--detail takes adaptive, full or compact/],
+    [['--exclude', Array.from({ length: 21 }, (_, i) => `s${i}`).join(',')], /at most 20/],
+    [['--source', ','], /--source needs at least one value/],
+    [['--after', '2026-09-01', '--before', '2026-08-01'], /earlier than/],
+  ])('a bad value is a one-line usage error: %s', (args, pattern) => {
+    const r = search(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(pattern);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--exclude and --detail are for search only', () => {
+    const r = lookback(['recent', '--db', v26, '--detail', 'full']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--detail is for search only/);
   });
 });
