@@ -46,6 +46,10 @@ export interface DraftMessage {
   reasoningDetails?: string;
   finishReason?: string;
   inactive?: boolean;
+  /** Archived by in-place compaction (with `inactive`): history, not rewound. */
+  compacted?: boolean;
+  /** A compaction's copy of a protected-tail message: it takes the original's display_order. */
+  copyOf?: DraftMessage;
   hidden?: boolean;
   summary?: boolean;
   platformId?: string;
@@ -74,6 +78,8 @@ export interface Forced {
   multimodal: boolean;
   rewind: boolean;
   hidden: boolean;
+  /** In-place compaction (v30): earlier turns archived, a summary, the protected tail copied. */
+  compaction: boolean;
   malformed: boolean;
   regression: boolean;
   huge: boolean;
@@ -402,6 +408,35 @@ class ConversationBuilder {
       });
       this.assistantFinal();
     }
+    if (spec.layout === 30 && this.due('compaction', 0.6) && this.session.messages.length >= 8) {
+      this.pending.compaction = false;
+      this.compactInPlace();
+    }
+  }
+
+  /**
+   * The agent's archive_and_compact: every live row so far becomes archived
+   * history (active 0, compacted 1), a summary row opens the live context, and
+   * the last two user/assistant messages (the protected tail) are copied after it.
+   */
+  private compactInPlace(): void {
+    const msgs = this.session.messages;
+    const tail = msgs
+      .filter((m) => !m.inactive && !m.hidden && (m.role === 'user' || m.role === 'assistant'))
+      .filter((m) => typeof m.content === 'string' && m.content.length > 0)
+      .slice(-2);
+    for (const m of msgs)
+      if (!m.inactive) {
+        m.inactive = true;
+        m.compacted = true;
+      }
+    this.advance('user');
+    this.push({
+      role: 'user',
+      content: `[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted into the summary below.\n\n${fill(SUMMARY_TEMPLATE, this.topic, this.rng)}`,
+      summary: true,
+    });
+    for (const m of tail) this.push({ role: m.role, content: m.content, copyOf: m });
   }
 
   private userMessage(first: boolean, turnIndex: number): void {
@@ -690,6 +725,7 @@ class ConversationBuilder {
           multimodal: false,
           rewind: false,
           hidden: false,
+          compaction: false,
           malformed: false,
           regression: false,
           huge: false,

@@ -2,7 +2,7 @@
 // three schema layouts. Same seed and options => the same rows.
 
 import Database from 'better-sqlite3';
-import { buildConversation, type DraftSession } from './conversation.js';
+import { buildConversation, type DraftMessage, type DraftSession } from './conversation.js';
 import { TimeHeap } from './heap.js';
 import { planConversations, type ConversationPlan, type ResolvedOptions } from './plan.js';
 import { mix32, Rng } from './rng.js';
@@ -255,6 +255,7 @@ function writeConversations(
         title,
         titleSource,
         archived: plan.archived,
+        hidden: plan.hiddenSession && d.kind === 'root',
         pinned: title !== null && d.kind === 'root' && rng.chance(0.03),
         cwd,
         base,
@@ -267,8 +268,10 @@ function writeConversations(
 
       // Newer agent builds stamp display_order; older rows in the same store lack it.
       const ordered = cfg.layout === 30 && startedAt > cfg.now - 60 * DAY;
+      // A compaction's tail copy shares its original's display_order.
+      const orderOf = (m: DraftMessage, i: number) => (m.copyOf ? d.messages.indexOf(m.copyOf) : i);
       d.messages.forEach((m, i) =>
-        heap.push(base + m.t, messageRow(m, id, base, ordered ? i : null)),
+        heap.push(base + m.t, messageRow(m, id, base, ordered ? orderOf(m, i) : null)),
       );
     }
   }

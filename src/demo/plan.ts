@@ -32,6 +32,8 @@ export interface ConversationPlan {
   delegateTasks: number;
   forced: Forced;
   archived: boolean;
+  /** `hidden = 1` (v30): out of every default list, still searchable. */
+  hiddenSession: boolean;
   titled: boolean;
   live: boolean;
   long: boolean;
@@ -45,6 +47,7 @@ const NO_FEATURES: Forced = {
   multimodal: false,
   rewind: false,
   hidden: false,
+  compaction: false,
   malformed: false,
   regression: false,
   huge: false,
@@ -78,6 +81,7 @@ function baseConversation(index: number, rng: Rng, age: number): ConversationPla
     delegateTasks: 0,
     forced: { ...NO_FEATURES },
     archived: false,
+    hiddenSession: false,
     titled: rng.chance(0.6),
     live: false,
     long: false,
@@ -125,6 +129,17 @@ export function planConversations(opts: ResolvedOptions, rng: Rng): Conversation
       p.source = 'tool';
       p.titled = false;
     }
+  }
+  // Kanban dispatcher workers (hidden from history like tool runs) exist in the newest layout.
+  if (opts.layout === 30) {
+    const tools = pool.filter((p) => p.mode === 'tool');
+    for (const [i, p] of tools.entries()) if (i % 2 === 1) p.source = 'kanban';
+    if (tools.length === 1 && pool.length >= 8)
+      for (const p of take(chats(), 1)) {
+        p.mode = 'tool';
+        p.source = 'kanban';
+        p.titled = false;
+      }
   }
 
   if (pool.length >= 10) {
@@ -255,11 +270,20 @@ function assignShapes(
   force('nullContent', 1);
   force('rewind', 2, opts.layout >= 16);
   force('hidden', 2, opts.layout === 30);
+  force('compaction', 3, opts.layout === 30);
 
   if (opts.layout >= 16) {
     const older = plans.slice(0, Math.floor(plans.length * 0.8)).filter((p) => !p.live);
     const archived = older.filter(() => rng.chance(0.05));
     if (archived.length === 0 && older.length > 0) archived.push(...rng.sample(older, 1));
     for (const p of archived) p.archived = true;
+  }
+  if (opts.layout === 30) {
+    const older = plans
+      .slice(0, Math.floor(plans.length * 0.8))
+      .filter((p) => !p.live && !p.archived);
+    const hidden = older.filter(() => rng.chance(0.03));
+    if (hidden.length === 0 && older.length > 0) hidden.push(...rng.sample(older, 1));
+    for (const p of hidden) p.hiddenSession = true;
   }
 }

@@ -15,6 +15,7 @@ export interface SessionMeta {
   titleSource: string | null;
   archived: boolean;
   pinned: boolean;
+  hidden?: boolean;
   cwd: string | null;
   /** Absolute start of the conversation the draft belongs to. */
   base: number;
@@ -244,6 +245,7 @@ export function sessionRow(
       last_activity_provenance: 'heartbeat',
       profile_name: 'default',
       pinned: meta.pinned ? 1 : 0,
+      hidden: meta.hidden ? 1 : 0,
       last_read_at:
         endedAt !== null && rng.chance(0.5)
           ? round6(Math.min(now, endedAt + rng.float(10, 86400)))
@@ -279,6 +281,7 @@ export function messageRow(
     reasoning_details: m.reasoningDetails ?? null,
     platform_message_id: m.platformId ?? null,
     active: m.inactive ? 0 : 1,
+    compacted: m.compacted ? 1 : 0,
     _compressed_summary: m.summary ? 1 : 0,
     display_kind: m.hidden ? 'hidden' : null,
     display_order: order,

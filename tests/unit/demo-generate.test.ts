@@ -281,6 +281,25 @@ describe('generateStore', () => {
           expect(cols('sessions').has('archived')).toBe(false);
         }
         if (layout === 30) {
+          // In-place compaction: archived history, a summary, tail copies sharing display_order.
+          expect(
+            scalar(db, 'SELECT count(*) FROM messages WHERE active = 0 AND compacted = 1'),
+          ).toBeGreaterThan(0);
+          expect(
+            scalar(
+              db,
+              `SELECT count(*) FROM messages c JOIN messages o ON o.session_id = c.session_id
+                 AND o.display_order = c.display_order AND o.id < c.id
+               WHERE c.active = 1 AND o.compacted = 1 AND o.content = c.content`,
+            ),
+          ).toBeGreaterThan(0);
+          expect(
+            scalar(
+              db,
+              "SELECT count(*) FROM messages WHERE active = 1 AND content LIKE '[CONTEXT COMPACTION%'",
+            ),
+          ).toBeGreaterThan(0);
+          expect(scalar(db, 'SELECT count(*) FROM sessions WHERE hidden = 1')).toBeGreaterThan(0);
           expect(
             scalar(db, "SELECT count(*) FROM messages WHERE display_kind = 'hidden'"),
           ).toBeGreaterThan(0);
@@ -374,7 +393,16 @@ describe('generateStore', () => {
       expect(new Set(titles).size).toBe(titles.length);
       expect(titles.length / sessions.length).toBeGreaterThan(0.3);
       expect(new Set(sessions.map((s) => s.source))).toEqual(
-        new Set(['cli', 'tui', 'telegram', 'discord', 'cron', 'subagent', 'tool']),
+        new Set([
+          'cli',
+          'tui',
+          'telegram',
+          'discord',
+          'cron',
+          'subagent',
+          'tool',
+          ...(layout === 30 ? ['kanban'] : []),
+        ]),
       );
       const live = sessions.filter((s) => s.ended_at === null);
       expect(live.length).toBeGreaterThanOrEqual(1);
