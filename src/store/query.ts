@@ -50,8 +50,9 @@ export function sanitizeQuery(input: string): string {
     i = close + 1;
   }
   s = out;
-  // 2. Strip FTS5 specials outside phrases.
+  // 2. Strip FTS5 specials outside phrases; `%` too, except in CJK queries (the agent keeps it there).
   s = s.replace(FTS5_SPECIALS, ' ');
+  if (!CJK.test(s)) s = s.replace(/%/g, ' ');
   // 3. Collapse runs of `*`; a `*` cannot start a term.
   s = s.replace(/\*+/g, '*').replace(/(^|\s)\*/g, '$1');
   // 4. A dangling operator at either end.

@@ -166,3 +166,18 @@ describe('CJK', () => {
     store.close();
   });
 });
+
+describe('the sanitizer of today', () => {
+  it('strips the wider special set and % outside CJK queries', async () => {
+    const { sanitizeQuery } = await import('../../src/store/query.js');
+    expect(sanitizeQuery('50% off @team/#ops & more!?').split(/\s+/)).toEqual([
+      '50',
+      'off',
+      'team',
+      'ops',
+      'more',
+    ]);
+    expect(sanitizeQuery('百分之50%')).toBe('百分之50%');
+    expect(sanitizeQuery('my_app.config.ts chat-send')).toBe('"my_app.config.ts" "chat-send"');
+  });
+});
