@@ -1,6 +1,6 @@
 import type { Store } from './store.js';
 import { rootResolver, sessionMeta } from './lineage.js';
-import { anchoredView, sessionEdge } from './messages.js';
+import { anchoredView, sessionEdge, sliceAround, type Slice } from './messages.js';
 import {
   hasCjk,
   likePattern,
@@ -28,6 +28,8 @@ export const DEFAULT_ROLES = ['user', 'assistant'];
 /** The agent scans this many hits before deduping by lineage; we start there and widen as needed. */
 export const FIRST_FETCH = 300;
 const FETCH_GROWTH = 8;
+/** Rows per keyset page of a substring scan. */
+const LIKE_PAGE = 50;
 /** FTS5 snippet size in tokens, as the agent asks for. */
 export const SNIPPET_TOKENS = 40;
 export const AGENT_MARKERS: [string, string] = ['>>>', '<<<'];
@@ -106,7 +108,7 @@ function fetchHits(
   match: string,
   n: number,
   after: number | null,
-): Hit[] {
+): { hits: Hit[]; exhausted: boolean } {
   const { route } = plan;
   const params = filterParams(plan);
   if (route.kind === 'like') {
@@ -115,20 +117,41 @@ function fetchHits(
       WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan)}
       ORDER BY m.id ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const start = after ?? (asc ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER);
-    return store.stmt(sql).all(start, ...likeParams(route.terms), ...params, n) as Hit[];
+    const hits = store.stmt(sql).all(start, ...likeParams(route.terms), ...params, n) as Hit[];
+    return { hits, exhausted: hits.length < n };
   }
   const table = ftsTable(route);
+  if (plan.sort === 'relevance') {
+    // The top `n` by rank from the index alone (what the bare FTS5 query costs),
+    // then the filters on just those rows: filtering inside the ranked query
+    // would look up every match's message row before sorting.
+    const ids = store
+      .stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`)
+      .pluck()
+      .all(match, n) as number[];
+    if (ids.length === 0) return { hits: [], exhausted: true };
+    const rows = store
+      .stmt(
+        `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
+         WHERE m.id IN (SELECT value FROM json_each(?)) AND ${filters(store, plan)}`,
+      )
+      .all(JSON.stringify(ids), ...params) as Hit[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const hits: Hit[] = [];
+    for (const id of ids) {
+      const h = byId.get(id);
+      if (h) hits.push(h);
+    }
+    return { hits, exhausted: ids.length < n };
+  }
   const order =
-    plan.sort === 'newest'
-      ? `m.timestamp DESC, ${table}.rank`
-      : plan.sort === 'oldest'
-        ? `m.timestamp ASC, ${table}.rank`
-        : `${table}.rank`;
+    plan.sort === 'newest' ? `m.timestamp DESC, ${table}.rank` : `m.timestamp ASC, ${table}.rank`;
   const sql = `SELECT m.id, m.session_id, m.role, m.timestamp
     FROM ${table} JOIN messages m ON m.id = ${table}.rowid
     WHERE ${table} MATCH ? AND ${filters(store, plan)}
     ORDER BY ${order} LIMIT ?`;
-  return store.stmt(sql).all(match, ...params, n) as Hit[];
+  const hits = store.stmt(sql).all(match, ...params, n) as Hit[];
+  return { hits, exhausted: hits.length < n };
 }
 
 function isQueryError(err: unknown): boolean {
@@ -187,18 +210,20 @@ export function discoverHits(
   if (best.size >= limit) return { hits: best };
   for (const pass of ['interactive', 'demoted'] as const) {
     const passPlan: Plan = { ...plan, pass };
-    let size = FIRST_FETCH;
+    // Keyset LIKE pages stay small: their order is by id, so a wider page ranks
+    // nothing better and a short CJK scan stops as soon as it has enough.
+    let size = plan.route.kind === 'like' ? LIKE_PAGE : FIRST_FETCH;
     let done = 0;
     let after: number | null = null;
     for (;;) {
-      const page = fetchHits(store, passPlan, match, size, after);
+      const { hits: page, exhausted } = fetchHits(store, passPlan, match, size, after);
       const fresh = plan.route.kind === 'like' ? page : page.slice(done);
       for (const hit of fresh) {
         const root = rootOf(hit.session_id);
         if (!best.has(root) && accept(hit, root)) best.set(root, hit);
         if (best.size >= limit) return { hits: best };
       }
-      if (page.length < size) break;
+      if (exhausted) break;
       // Keyset LIKE pages continue where the last one stopped, so they stay small
       // (a scan that has enough conversations stops early); FTS pages re-sort, so
       // each is much wider than the last.
@@ -377,9 +402,45 @@ export function titleQuery(query: string): string {
     .trim();
 }
 
+interface TitleIndex {
+  version: number;
+  byLower: Map<string, { id: string; started: number }[]>;
+}
+
+/**
+ * Session titles by their lower-case form, read once and again only after the
+ * agent commits (`data_version`): stores have no case-insensitive index on
+ * titles, and scanning every session row per keystroke costs ~2 ms.
+ */
+const titleIndexes = new WeakMap<Store, TitleIndex>();
+
+function titleIndex(store: Store): TitleIndex {
+  // The connection's own data_version (not Store.dataVersion, which may reopen a
+  // replaced file mid-read); a reopened store is told apart by its generation.
+  const version =
+    (store.db.pragma('data_version', { simple: true }) as number) * 1000 + store.generation;
+  const cached = titleIndexes.get(store);
+  if (cached && cached.version === version) return cached;
+  const byLower = new Map<string, { id: string; started: number }[]>();
+  const rows = store
+    .stmt(`SELECT id, title, started_at FROM sessions WHERE title IS NOT NULL AND title <> ''`)
+    .all() as { id: string; title: string; started_at: number | null }[];
+  for (const r of rows) {
+    const key = r.title.trim().toLowerCase();
+    const list = byLower.get(key) ?? [];
+    list.push({ id: r.id, started: r.started_at ?? 0 });
+    byLower.set(key, list);
+  }
+  for (const list of byLower.values())
+    list.sort((x, y) => y.started - x.started || (x.id < y.id ? 1 : -1));
+  const index = { version, byLower };
+  titleIndexes.set(store, index);
+  return index;
+}
+
 /**
  * The conversation whose title is the query (case-insensitive), newest first;
- * hidden sources are never title matches. Scans the titles' partial index only.
+ * hidden sources are never title matches.
  */
 function titleMatch(
   store: Store,
@@ -389,13 +450,7 @@ function titleMatch(
 ): { id: string; root: string } | null {
   const t = titleQuery(query);
   if (!t) return null;
-  const ids = store
-    .stmt(
-      `SELECT s.id FROM sessions s WHERE s.title IS NOT NULL AND lower(s.title) = lower(?)
-       ORDER BY s.started_at DESC, s.id DESC LIMIT 5`,
-    )
-    .pluck()
-    .all(t) as string[];
+  const ids = (titleIndex(store).byLower.get(t.toLowerCase()) ?? []).slice(0, 5).map((x) => x.id);
   const rootOf = rootResolver(store);
   for (const id of ids) {
     const root = rootOf(id);
@@ -466,7 +521,9 @@ function discoverWith(
     const view =
       opts.views === false || anchorId < 0
         ? EMPTY_VIEW
-        : compactOr(anchoredView(store, hit.session_id, anchorId, 5), anchorId, full);
+        : full
+          ? anchoredView(store, hit.session_id, anchorId, 5)
+          : compactView(sliceAround(store, hit.session_id, anchorId, 5), anchorId);
     results.push({
       session_id: hit.session_id,
       parent_session_id: root === hit.session_id ? null : root,
@@ -515,14 +572,17 @@ function likeRoute(q: string, route: Plan['route']): Plan['route'] {
   return scan.kind === 'like' ? scan : { kind: 'like', terms: [sanitizeQuery(q)], combine: 'and' };
 }
 
-/** A compact result keeps only the anchor of its window and no bookends (the agent's adaptive detail). */
-function compactOr(view: AnchoredView, anchorId: number, full: boolean): AnchoredView {
-  if (full) return view;
+/**
+ * A compact result (the agent's adaptive detail below the first): the anchor
+ * alone, no bookends, and how many messages the window would have held.
+ */
+function compactView(slice: Slice, anchorId: number): AnchoredView {
   return {
-    ...view,
-    messages: view.messages.filter((m) => m.id === anchorId),
+    messages: slice.messages.filter((m) => m.id === anchorId),
     bookend_start: [],
     bookend_end: [],
+    messages_before: slice.messages_before,
+    messages_after: slice.messages_after,
   };
 }
 
