@@ -25,24 +25,26 @@ async function agentStartsConversation(id: string, text: string): Promise<void> 
   });
 }
 
+/** Pinned conversations are listed first (STORE.md); new ones go on top of the rest. */
+function unpinned() {
+  const db = new Database(path, { readonly: true });
+  const pinned = new Set(db.prepare('SELECT id FROM sessions WHERE pinned = 1').pluck().all());
+  db.close();
+  return h.state().recent.rows.filter((r) => !pinned.has(r.rootId));
+}
+
 describe('Recent while the agent writes', () => {
   it('puts new conversations on top and keeps the rest of the list', async () => {
     const before = h.state().recent.rows.length;
     await agentStartsConversation('20991231_000001_aaaaaa', 'first new conversation about herons');
-    await h.waitFor(
-      () => h.state().recent.rows[0]?.sessionId === '20991231_000001_aaaaaa',
-      'first on top',
-    );
+    await h.waitFor(() => unpinned()[0]?.sessionId === '20991231_000001_aaaaaa', 'first on top');
     // A second change soon after refreshes only the top of the list, merged into the rest.
     await agentStartsConversation('20991231_000002_bbbbbb', 'second new conversation about egrets');
-    await h.waitFor(
-      () => h.state().recent.rows[0]?.sessionId === '20991231_000002_bbbbbb',
-      'second on top',
-    );
+    await h.waitFor(() => unpinned()[0]?.sessionId === '20991231_000002_bbbbbb', 'second on top');
     const rows = h.state().recent.rows;
     expect(rows.length).toBe(before + 2);
     expect(new Set(rows.map((r) => r.rootId)).size).toBe(rows.length);
-    expect(rows[1]?.sessionId).toBe('20991231_000001_aaaaaa');
+    expect(unpinned()[1]?.sessionId).toBe('20991231_000001_aaaaaa');
     expect(h.frame()).toContain('second new conv');
   });
 });

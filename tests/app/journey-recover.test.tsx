@@ -53,7 +53,8 @@ describe('the agent removes what the window shows', () => {
     const other = h.state().view!.win.items.find((it) => it.kind === 'message' && it.msg.id !== id);
     expect(other?.kind).toBe('message');
     const otherId = other!.kind === 'message' ? other!.msg.id : -1;
-    await agentWrites('UPDATE messages SET active = 0 WHERE id = ?', otherId);
+    // Rewound: active 0 and not compaction history (compacted 0).
+    await agentWrites('UPDATE messages SET active = 0, compacted = 0 WHERE id = ?', otherId);
     expect(focusedMessage(h.state().view!.win)!.id).toBe(id);
     expect(h.frame()).toMatch(
       /removed by the agent \(pruned or rewound\); reloaded around message/,
