@@ -179,6 +179,10 @@ export function conversationJson(
     success: true,
     mode: 'read',
     session_id: info.sessionId,
+    // As read --json prints it: the agent's link to the conversation.
+    link: info.profile
+      ? `@session:${info.profile}/${info.sessionId}`
+      : `@session:${info.sessionId}`,
     session_meta: {
       when: isoTime(info.startedAt ?? null),
       source: info.source ?? null,

@@ -137,17 +137,20 @@ describe('the CLI output is inert', () => {
     }
   });
 
-  it('in JSON mode too (a person may run it in a terminal), with the content unchanged', () => {
+  it('in JSON mode too (a person may run it in a terminal), ANSI stripped as the agent does, the rest unchanged', () => {
     for (const [label, args] of commands()) {
       const r = lookback([...args, '--db', path, '--json']);
       inert(`${label} --json`, r.stdout + r.stderr);
       expect(() => r.json(), label).not.toThrow();
     }
-    // Escaped, not stripped: the agent still gets the bytes the store holds.
+    // ANSI escape sequences are stripped as the agent's tool strips them (STORE.md
+    // "Caps"); every other character is escaped, not stripped.
     const read = lookback(['read', SID, '--db', path, '--json']).json();
     expect(read.session_id).toBe(SID);
     const contents = (read.messages as { content: string }[]).map((m) => m.content).join('');
-    expect(contents).toContain(PAYLOADS['OSC 52 clipboard']);
+    expect(contents).not.toContain(PAYLOADS['OSC 52 clipboard']);
+    expect(contents).not.toContain('\u001b');
+    expect(contents).toContain('hostile OSC 52 clipboard:');
     expect(contents).toContain(PAYLOADS['bidi override']);
   });
 });

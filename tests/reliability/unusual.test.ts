@@ -183,7 +183,7 @@ describe('bytes that are not UTF-8, and lone surrogates, in TEXT columns', () =>
 });
 
 describe('a 5 MB message', () => {
-  it('is found, shown in full in JSON and cut short in text, quickly', () => {
+  it('is found, capped at 4,000 characters in JSON (with its length) and cut short in text, quickly', () => {
     const big = `needle at the start ${'lorem ipsum dolor sit amet '.repeat(194_000)} and a needle at the end`;
     expect(big.length).toBeGreaterThan(5_000_000);
     const path = buildStore(30, (db) => {
@@ -200,8 +200,22 @@ describe('a 5 MB message', () => {
     const json = ok(
       timed('5 MB: search --json', () => lookback(['search', 'needle', '--db', path, '--json'])),
     );
-    const hit = (json.json().results as { messages: { content: string }[] }[])[0]!;
-    expect(hit.messages.some((m) => m.content.length === big.length)).toBe(true);
+    // The agent's cap: the window shows 4,000 characters and says how long the message was.
+    const hit = (
+      json.json().results as {
+        messages: {
+          content: string;
+          content_truncated?: boolean;
+          original_content_chars?: number;
+        }[];
+      }[]
+    )[0]!;
+    const cut = hit.messages.filter((m) => m.content_truncated === true);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const m of cut) {
+      expect(m.original_content_chars).toBe(big.length);
+      expect(m.content).toBe(`${big.slice(0, 4000)}…`);
+    }
     const text = ok(
       timed('5 MB: search (text)', () => lookback(['search', 'needle', '--db', path])),
     );

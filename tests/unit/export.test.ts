@@ -70,7 +70,9 @@ describe('export of a real conversation (schema 30 fixture)', () => {
     expect(mine).toEqual(JSON.parse(JSON.stringify(readJson(store, sid))));
     const cli = lookback(['read', sid, '--json', '--db', path]);
     expect(cli.code).toBe(0);
-    expect(mine).toEqual(cli.json());
+    // The CLI reads the file by --db, so its link names the default profile.
+    expect(cli.json().link).toBe(`@session:default/${sid}`);
+    expect({ ...mine, link: cli.json().link }).toEqual(cli.json());
   });
 
   it('Markdown holds the title, link, and every message in order with role, time, id and text', () => {
