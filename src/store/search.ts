@@ -25,7 +25,13 @@ import type {
 } from './types.js';
 
 export const DEFAULT_ROLES = ['user', 'assistant'];
-/** The agent scans this many hits before deduping by lineage; we start there and widen as needed. */
+/** The agent scans this many hits before deduping by lineage (and may return fewer conversations). */
+export const AGENT_SCAN = 300;
+/**
+ * lookback's first page of ranked hits. Any size gives the same answer (pages
+ * widen until `limit` conversations are found or the matches run out, and cron
+ * hits wait for their own pass), so the first page is as small as usually suffices.
+ */
 export const FIRST_FETCH = 300;
 const FETCH_GROWTH = 8;
 /** Rows per keyset page of a substring scan. */
@@ -122,27 +128,8 @@ function fetchHits(
   }
   const table = ftsTable(route);
   if (plan.sort === 'relevance') {
-    // The top `n` by rank from the index alone (what the bare FTS5 query costs),
-    // then the filters on just those rows: filtering inside the ranked query
-    // would look up every match's message row before sorting.
-    const ids = store
-      .stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`)
-      .pluck()
-      .all(match, n) as number[];
-    if (ids.length === 0) return { hits: [], exhausted: true };
-    const rows = store
-      .stmt(
-        `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
-         WHERE m.id IN (SELECT value FROM json_each(?)) AND ${filters(store, plan)}`,
-      )
-      .all(JSON.stringify(ids), ...params) as Hit[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const hits: Hit[] = [];
-    for (const id of ids) {
-      const h = byId.get(id);
-      if (h) hits.push(h);
-    }
-    return { hits, exhausted: ids.length < n };
+    const ids = rankedIds(store, table, match, n);
+    return { hits: filterIds(store, plan, ids), exhausted: ids.length < n };
   }
   const order =
     plan.sort === 'newest' ? `m.timestamp DESC, ${table}.rank` : `m.timestamp ASC, ${table}.rank`;
@@ -153,6 +140,39 @@ function fetchHits(
   const hits = store.stmt(sql).all(match, ...params, n) as Hit[];
   return { hits, exhausted: hits.length < n };
 }
+
+/**
+ * The top `n` matches by rank from the index alone: what the bare FTS5 query
+ * costs. Filtering inside the ranked query would read every match's message
+ * row (past its content, to reach `timestamp` and `active`) before sorting.
+ */
+function rankedIds(store: Store, table: string, match: string, n: number): number[] {
+  return store
+    .stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`)
+    .pluck()
+    .all(match, n) as number[];
+}
+
+/** The rows among `ids` that pass the plan's filters, in the order of `ids`. */
+function filterIds(store: Store, plan: Plan, ids: readonly number[]): Hit[] {
+  if (ids.length === 0) return [];
+  const rows = store
+    .stmt(
+      `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
+       WHERE m.id IN (SELECT value FROM json_each(?)) AND ${filters(store, plan)}`,
+    )
+    .all(JSON.stringify(ids), ...filterParams(plan)) as Hit[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const hits: Hit[] = [];
+  for (const id of ids) {
+    const h = byId.get(id);
+    if (h) hits.push(h);
+  }
+  return hits;
+}
+
+/** Ranked ids are filtered this many at a time: most searches have their conversations in the first batch. */
+const FILTER_BATCH = 40;
 
 function isQueryError(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
@@ -208,8 +228,30 @@ export function discoverHits(
   const rootOf = rootResolver(store);
   const best = new Map<string, Hit>(seed);
   if (best.size >= limit) return { hits: best };
+  const ranked = new Map<number, number[]>();
   for (const pass of ['interactive', 'demoted'] as const) {
     const passPlan: Plan = { ...plan, pass };
+    if (plan.route.kind !== 'like' && plan.sort === 'relevance') {
+      // Both passes walk the same ranked ids; each filters them a batch at a time.
+      const table = ftsTable(plan.route);
+      let size = FIRST_FETCH;
+      let done = 0;
+      for (;;) {
+        let ids = ranked.get(size);
+        if (!ids) ranked.set(size, (ids = rankedIds(store, table, match, size)));
+        for (let i = done; i < ids.length; i += FILTER_BATCH) {
+          for (const hit of filterIds(store, passPlan, ids.slice(i, i + FILTER_BATCH))) {
+            const root = rootOf(hit.session_id);
+            if (!best.has(root) && accept(hit, root)) best.set(root, hit);
+            if (best.size >= limit) return { hits: best };
+          }
+        }
+        if (ids.length < size) break;
+        done = ids.length;
+        size *= FETCH_GROWTH;
+      }
+      continue;
+    }
     // Keyset LIKE pages stay small: their order is by id, so a wider page ranks
     // nothing better and a short CJK scan stops as soon as it has enough.
     let size = plan.route.kind === 'like' ? LIKE_PAGE : FIRST_FETCH;
@@ -250,19 +292,35 @@ const LIKE_AFTER = 80;
 function snippetFor(
   store: Store,
   route: Plan['route'],
-  match: string,
   hit: Hit,
-  markers: [string, string],
+  fromIndex: ReadonlyMap<number, string>,
 ): string {
   if (route.kind === 'like') return likeSnippet(store, route.terms, hit.id);
+  return fromIndex.get(hit.id) ?? '';
+}
+
+/**
+ * FTS5's snippets of the given rows, each from its own row, in one pass over the
+ * matches: a bare `rowid = ?` beside MATCH is ignored by this SQLite (it returned
+ * every match, so each result showed the first one's snippet); `rowid IN (…)` is
+ * honoured. `-1` lets FTS5 pick the best-matching column, as the agent asks.
+ */
+function indexSnippets(
+  store: Store,
+  route: Plan['route'],
+  match: string,
+  ids: readonly number[],
+  markers: [string, string],
+): Map<number, string> {
+  if (route.kind === 'like' || ids.length === 0) return new Map();
   const table = ftsTable(route);
-  const row = store
+  const rows = store
     .stmt(
-      `SELECT snippet(${table}, -1, ?, ?, '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
-       WHERE ${table} MATCH ? AND ${table}.rowid BETWEEN ? AND ?`,
+      `SELECT rowid AS id, snippet(${table}, -1, ?, ?, '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
+       WHERE ${table} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
     )
-    .get(markers[0], markers[1], match, hit.id, hit.id) as { s: string | null } | undefined;
-  return row?.s ?? '';
+    .all(markers[0], markers[1], match, JSON.stringify(ids)) as { id: number; s: string | null }[];
+  return new Map(rows.map((r) => [r.id, r.s ?? '']));
 }
 
 /** A substring-scan snippet: 40 characters before the first term found, 80 from it on. */
@@ -508,6 +566,13 @@ function discoverWith(
       ).hits;
   }
   const detail = opts.detail ?? 'adaptive';
+  const snippets = indexSnippets(
+    store,
+    plan.route,
+    found.match,
+    [...hits.values()].filter((h) => h.id > 0 && hitFromIndex(h, status)).map((h) => h.id),
+    markers,
+  );
   const results: SearchResult[] = [];
   for (const [root, hit] of hits) {
     const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
@@ -540,9 +605,8 @@ function discoverWith(
             plan.route.kind === 'like' || !hitFromIndex(hit, status)
               ? likeRoute(q, plan.route)
               : plan.route,
-            found.match,
             hit,
-            markers,
+            snippets,
           ),
       started_at: meta?.started_at ?? 0,
       hit_timestamp: hit.timestamp,
