@@ -123,6 +123,23 @@ const POOL_MARGIN = 10;
 /** How many of the newest messages the pool looks through at most. */
 const POOL_SCAN_MESSAGES = 20_000;
 
+/**
+ * Pinned sessions, read again only after the agent commits: there is no index
+ * on `pinned`, and a scan of every session per browse costs ~0.8 ms.
+ */
+const pinnedCache = new WeakMap<Store, { version: number; ids: string[] }>();
+
+function pinnedIds(store: Store): string[] {
+  if (!store.layout.has.pinned) return [];
+  const version =
+    (store.db.pragma('data_version', { simple: true }) as number) * 1000 + store.generation;
+  const cached = pinnedCache.get(store);
+  if (cached && cached.version === version) return cached.ids;
+  const ids = store.stmt(`SELECT id FROM sessions WHERE pinned = 1`).pluck().all() as string[];
+  pinnedCache.set(store, { version, ids });
+  return ids;
+}
+
 function candidatePool(store: Store, size: number): { ids: string[]; exhausted: boolean } {
   // The sessions of the newest messages. SQLite runs the subquery as a co-routine
   // and its DISTINCT stops at `size`, so these are the first `size` sessions seen
@@ -155,12 +172,7 @@ function candidatePool(store: Store, size: number): { ids: string[]; exhausted: 
     for (const id of beats) ids.add(id);
   }
   // Pinned conversations are listed first whatever their age: always candidates.
-  if (store.layout.has.pinned)
-    for (const id of store
-      .stmt(`SELECT id FROM sessions WHERE pinned = 1`)
-      .pluck()
-      .all() as string[])
-      ids.add(id);
+  for (const id of pinnedIds(store)) ids.add(id);
   // Rank whole conversations: a candidate segment stands for its lineage root.
   // Only roots are ever listed, so a walk that ends anywhere else (a cycle cut
   // by the depth cap) contributes nothing.
