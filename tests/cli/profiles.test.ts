@@ -61,7 +61,7 @@ describe('--all-profiles', () => {
       })),
     ]
       .sort(
-        (a, b) =>
+        (a: Row, b: Row) =>
           (b.last_active as number) - (a.last_active as number) ||
           (b.started_at as number) - (a.started_at as number),
       )
