@@ -379,6 +379,8 @@ describe('filters and detail on the v26 store the August agent wrote', () => {
     const r = lookback(['recent', '--db', v26, '--detail', 'full']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--detail is for search only/);
+  });
+});
 
 describe('command-line rough edges (issue 9)', () => {
   const session = () =>
