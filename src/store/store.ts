@@ -20,6 +20,8 @@ const GONE_RETRY_MS = [20, 60, 150];
  * millisecond on the fixtures; see docs/RELIABILITY.md).
  */
 export const IDLE_CLOSE_MS = 3_000;
+/** Pauses before re-reading a new connection's layout when a writer's lock was in the way. */
+const PROBE_RETRY_MS = [30, 120, 400];
 
 /** Which file a path names: a replaced store (restore, repair, `mv`) is a different inode. */
 interface FileId {
@@ -103,9 +105,10 @@ export class Store {
     this.idleMs = opts.idleCloseMs ?? IDLE_CLOSE_MS;
     this.conn = db;
     this.id = id;
-    this.shape = Store.layoutOf(db, path);
-    this.appId = Store.applicationId(db);
-    this.pragmaVersion = Store.pragmaVersionOf(db);
+    const probe = Store.probe(db, path);
+    this.shape = probe.layout;
+    this.appId = probe.appId;
+    this.pragmaVersion = probe.dataVersion;
     // Taken after connecting: a first read-only connection in WAL mode creates an empty -wal.
     this.stamp = stampFiles(path);
     this.stampAt = Date.now();
@@ -113,12 +116,38 @@ export class Store {
     this.armIdle();
   }
 
-  private static layoutOf(db: Database, path: string): Layout {
-    try {
-      return detectLayout(db, path);
-    } catch (err) {
-      db.close();
-      throw err instanceof StoreError ? err : explainSqliteError(err, path);
+  /**
+   * What a new connection needs to know, read in ONE read transaction: in
+   * rollback-journal mode each separate statement would take (and wait for)
+   * its own SHARED lock between the agent's commits. A writer's lock is waited
+   * out a few times; the connection is closed if it still cannot be read.
+   */
+  private static probe(
+    db: Database,
+    path: string,
+  ): { layout: Layout; appId: number; dataVersion: number } {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        db.exec('BEGIN');
+        try {
+          return {
+            layout: detectLayout(db, path),
+            appId: Store.applicationId(db),
+            dataVersion: Store.pragmaVersionOf(db),
+          };
+        } finally {
+          if (db.inTransaction) db.exec('COMMIT');
+        }
+      } catch (err) {
+        const delay = PROBE_RETRY_MS[attempt];
+        const busy = err instanceof StoreError ? err.code === 'busy' : isTransient(err);
+        if (busy && delay !== undefined) {
+          sleepSync(delay);
+          continue;
+        }
+        db.close();
+        throw err instanceof StoreError ? err : explainSqliteError(err, path);
+      }
     }
   }
 
@@ -226,15 +255,14 @@ export class Store {
     } else {
       db = connectPlan(this.plan, this.path);
     }
-    const layout = Store.layoutOf(db, this.path);
-    const appId = Store.applicationId(db);
+    const { layout, appId, dataVersion } = Store.probe(db, this.path);
     if (appId !== this.appId) replaced = true;
     this.statements.clear();
     this.conn = db;
     this.shape = layout;
     this.id = now ?? this.id;
     this.appId = appId;
-    this.pragmaVersion = Store.pragmaVersionOf(db);
+    this.pragmaVersion = dataVersion;
     this.reconnects++;
     if (replaced) {
       this.generation++;

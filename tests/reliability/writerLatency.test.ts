@@ -18,6 +18,7 @@
  *   LOOKBACK_BENCH_WRITER_READERS (both | cli | store)
  *   LOOKBACK_BENCH_WRITER_NICE (0: lookback's readers at a lower CPU priority when > 0)
  *   LOOKBACK_BENCH_WRITER_STORE_INTERVAL_MS (20 ms between in-process reads)
+ *   LOOKBACK_BENCH_WRITER_RATE (500 messages/s)
  *   LOOKBACK_BENCH_WRITER_JOURNAL (wal | delete: the writer's journal mode; in
  *     delete mode every read holds a SHARED lock that blocks the writer's commit)
  *   LOOKBACK_BENCH_WRITER_MAINTENANCE (0: no VACUUM / FTS optimize, whose
@@ -40,6 +41,7 @@ const READERS = env.LOOKBACK_BENCH_WRITER_READERS ?? 'both';
 const NICE = Number(env.LOOKBACK_BENCH_WRITER_NICE ?? 0);
 const STORE_INTERVAL_MS = Number(env.LOOKBACK_BENCH_WRITER_STORE_INTERVAL_MS ?? 20);
 const MAINTENANCE = env.LOOKBACK_BENCH_WRITER_MAINTENANCE === '1';
+const RATE = Number(env.LOOKBACK_BENCH_WRITER_RATE ?? 500);
 const JOURNAL = env.LOOKBACK_BENCH_WRITER_JOURNAL === 'delete' ? 'delete' : 'wal';
 /** An existing store to copy and write instead of a generated one (e.g. the 1M store in .bench/). */
 const SOURCE = env.LOOKBACK_BENCH_WRITER_STORE;
@@ -76,7 +78,7 @@ describe.skipIf(!ENABLED)('writer commit latency with and without lookback readi
       const latencyOut = join(dir, 'latency.f64');
       const sim = new AgentSim({
         path,
-        rate: 500,
+        rate: RATE,
         seconds: BLOCKS * BLOCK_SECONDS + 1,
         seed: 3,
         latencyOut,
