@@ -134,6 +134,7 @@ export function searchAllJson(
     query: typeof first?.query === 'string' ? first.query : query.trim(),
     results,
     count: results.length,
+    ...(first?.detail !== undefined ? { detail: first.detail } : {}),
     ...(results.length === 0
       ? {
           message:

@@ -372,7 +372,11 @@ describe('filters and detail on the v26 store the August agent wrote', () => {
     const r = search(...args);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(pattern);
-    expect(r.stdout).toBe('');
+    // With --json the same error is JSON on stdout (issue 9).
+    const out = r.json();
+    expect(out.success).toBe(false);
+    expect(out.usage).toBe(true);
+    expect(String(out.error)).toMatch(pattern);
   });
 
   it('--exclude and --detail are for search only', () => {
