@@ -1,8 +1,10 @@
-// Bundles the CLI, the app (loaded lazily), the query worker and the benchmark.
+// Bundles the CLI, the app (loaded lazily), the query worker, the library and the benchmark.
 // A bundle starts several hundred milliseconds faster than resolving ink's module
 // graph at run time, which is most of the first-frame budget.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
 
@@ -10,6 +12,7 @@ const entries = {
   lookback: 'src/cli.ts',
   'query-worker': 'src/app/worker/entry.ts',
   'agents-worker': 'src/agents/worker.ts',
+  lib: 'src/lib.ts',
   bench: 'tests/bench/run.ts',
 };
 
@@ -43,3 +46,16 @@ for (const { file } of INK_PATCHES)
   if (!inputs.some((i) => i.endsWith(`node_modules/ink/build/${file}`)))
     throw new Error(`scripts/inkPatches.mjs: ink's build/${file} is not in the bundle any more`);
 if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);
+
+// The library's types (package.json "exports"): declarations only, from the TypeScript sources.
+if (existsSync('tsconfig.lib.json') && process.env.LOOKBACK_BUILD_TYPES !== '0') {
+  let tsc = null;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    console.warn(
+      'build: typescript is not installed, so dist/types (the library types) is not built',
+    );
+  }
+  if (tsc) execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { stdio: 'inherit' });
+}

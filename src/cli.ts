@@ -5,78 +5,113 @@
  * never pays for React or Ink.
  */
 import meow from 'meow';
-import { runCommand, UsageError } from './cli/commands.js';
+import { inertJson, runCommand, UsageError } from './cli/commands.js';
 import pkg from '../package.json' with { type: 'json' };
 
 const HELP = `
   Usage
     $ lookback [--db PATH | --profile NAME | --demo] [--print]        the app
-    $ lookback recent [--limit N] [--all] [FILTERS] [--json]            recent conversations
+    $ lookback recent [--limit N] [--all] [--all-profiles] [FILTERS] [--json]
+                                                                        recent conversations
     $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
-                      [--roles user,assistant,tool] [--all] [--detail adaptive|full|compact]
-                      [--exclude ID,…] [FILTERS] [--json]               full-text search
+                      [--roles user,assistant,tool,system] [--all]
+                      [--detail adaptive|full|compact] [--exclude ID,…]
+                      [--all-profiles] [FILTERS] [--json]               full-text search
     $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
     $ lookback read SESSION_ID [--json]                                 a whole session
     $ lookback profiles [--json]                                        profiles with a store
     $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]  index other agents' histories
     $ lookback sources [--json]                                         what was found, indexed, unreadable
 
+  SESSION_ID may be a link (@session:PROFILE/ID, read from that profile's
+  store); read also takes a unique prefix of an id.
+
   Options
     --db PATH        read this state.db
-    --profile NAME   read the named Hermes profile's store
-    --demo           open (creating it if needed) a generated demo store
-    --json           print the agent's session_search JSON shapes
-    --print          (app) print the copied anchors on stdout at exit
+    --profile NAME   read the named Hermes profile's store (default: the
+                     profile in $HERMES_HOME, else ~/.hermes/active_profile)
+    --all-profiles   recent/search: every profile's store, merged
     --agent NAME     recent/search/scroll/read over hermes (the default), claude,
                      codex, gemini, opencode, praisonai, or all; anchors of other
                      agents are their own ids: lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
+    --demo           open (creating it if needed) a generated demo store
+    --json           print the agent's session_search JSON shapes
+    --print          (app) print the copied anchors on stdout at exit
     FILTERS          --after WHEN --before WHEN (2026-08-01, 7d, 24h, 2w, today,
                      yesterday; after inclusive, before exclusive, on the
                      conversation's start), --source cli,tui  --cwd PREFIX  --model TEXT
+    -h, --help       this help
     --               ends the options (queries may start with "-")
 
   The store is opened read-only and never changed. Other agents' files are only
   read; lookback keeps its own index of them in ~/.cache/lookback (LOOKBACK_INDEX).
 `;
 
+const FLAGS = {
+  db: { type: 'string' },
+  profile: { type: 'string' },
+  demo: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  print: { type: 'boolean', default: false },
+  limit: { type: 'string' },
+  all: { type: 'boolean', default: false },
+  allProfiles: { type: 'boolean', default: false },
+  sort: { type: 'string' },
+  roles: { type: 'string' },
+  window: { type: 'string' },
+  agent: { type: 'string' },
+  sourceDir: { type: 'string', isMultiple: true },
+  after: { type: 'string' },
+  before: { type: 'string' },
+  exclude: { type: 'string' },
+  detail: { type: 'string' },
+  source: { type: 'string' },
+  cwd: { type: 'string' },
+  model: { type: 'string' },
+  help: { type: 'boolean', shortFlag: 'h', default: false },
+} as const;
+
 const cli = meow(HELP, {
   importMeta: import.meta,
   // Handing meow the manifest spares it a walk up the file system for package.json.
   pkg: { name: pkg.name, version: pkg.version, description: pkg.description },
-  allowUnknownFlags: false,
-  flags: {
-    db: { type: 'string' },
-    profile: { type: 'string' },
-    demo: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    print: { type: 'boolean', default: false },
-    limit: { type: 'string' },
-    all: { type: 'boolean', default: false },
-    sort: { type: 'string' },
-    roles: { type: 'string' },
-    window: { type: 'string' },
-    agent: { type: 'string' },
-    sourceDir: { type: 'string', isMultiple: true },
-    after: { type: 'string' },
-    before: { type: 'string' },
-    exclude: { type: 'string' },
-    detail: { type: 'string' },
-    source: { type: 'string' },
-    cwd: { type: 'string' },
-    model: { type: 'string' },
-  },
+  // Unknown flags and missing values are reported here, in lookback's words.
+  allowUnknownFlags: true,
+  autoHelp: false,
+  flags: FLAGS,
 });
 
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The usage mistakes meow lets through: unknown flags, string flags given no value. */
+function checkFlags(flags: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(flags)) {
+    const spec = (FLAGS as Record<string, { type: string }>)[name];
+    const shown = name.length === 1 ? `-${name}` : `--${kebab(name)}`;
+    if (!spec) throw new UsageError(`unknown option ${shown}`);
+    if (spec.type === 'string' && (value === '' || value === true))
+      throw new UsageError(`${shown} needs a value`);
+  }
+}
+
+const json = cli.flags.json;
 try {
+  if (cli.flags.help) cli.showHelp(0);
+  checkFlags(cli.flags);
   process.exitCode = await runCommand(cli.input.map(String), cli.flags);
 } catch (err) {
   if (err instanceof UsageError) {
+    // With --json a program reads stdout: the error is JSON there too.
+    if (json)
+      process.stdout.write(inertJson({ success: false, error: err.message, usage: true }) + '\n');
     process.stderr.write(`lookback: ${err.message}\nRun "lookback --help" for usage.\n`);
     process.exitCode = 2;
   } else {
     // Never a stack trace: one line that names the problem.
-    process.stderr.write(`lookback: ${(err as Error)?.message ?? String(err)}\n`);
+    const message = (err as Error)?.message ?? String(err);
+    if (json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
+    else process.stderr.write(`lookback: ${message}\n`);
     process.exitCode = 1;
   }
 }

@@ -28,7 +28,11 @@ export function createController(o: CreateOptions): Controller {
   return new Controller({
     ...rest,
     data,
-    queries: workerBackend(workerFile, { path: store.path, profile: store.profile }),
+    queries: workerBackend(workerFile, {
+      path: store.path,
+      profile: store.profile,
+      plan: store.openPlan,
+    }),
     fallbackQueries: inline,
   });
 }

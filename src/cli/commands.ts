@@ -1,15 +1,17 @@
 import { StoreError } from '../store/errors.js';
-import { listProfiles, locateStore } from '../store/locate.js';
-import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
+import { listProfiles } from '../store/locate.js';
+import type { Json } from '../store/recall.js';
 import { Store } from '../store/store.js';
 import { MAX_EXCLUDED } from '../store/filters.js';
 import { parseWhen } from '../store/time.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { Operations, type Answer } from './operations.js';
+import { chooseStore } from './storeChoice.js';
 import { printText } from './text.js';
+import { UsageError } from './usage.js';
 
-/** A mistake in how lookback was called: exit code 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 export interface Flags {
   db?: string | undefined;
@@ -19,9 +21,7 @@ export interface Flags {
   print: boolean;
   limit?: string | undefined;
   all: boolean;
-  sort?: string | undefined;
-  roles?: string | undefined;
-  window?: string | undefined;
+  allProfiles?: boolean | undefined;
   agent?: string | undefined;
   sourceDir?: string[] | undefined;
   after?: string | undefined;
@@ -31,10 +31,17 @@ export interface Flags {
   source?: string | undefined;
   cwd?: string | undefined;
   model?: string | undefined;
+  sort?: string | undefined;
+  roles?: string | undefined;
+  window?: string | undefined;
 }
 
 const SUBCOMMANDS = ['recent', 'search', 'scroll', 'read', 'profiles', 'index', 'sources'] as const;
+type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources'>;
 type Subcommand = (typeof SUBCOMMANDS)[number];
+
+/** The roles a message can have in the agent's store. */
+const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 
 function intFlag(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -56,10 +63,15 @@ function rolesFlag(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const roles = value
     .split(',')
-    .map((r) => r.trim())
+    .map((r) => r.trim().toLowerCase())
     .filter((r) => r.length > 0);
   if (roles.length === 0)
     throw new UsageError('--roles needs at least one role, e.g. user,assistant,tool');
+  const bad = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (bad.length > 0)
+    throw new UsageError(
+      `--roles takes ${ROLES.join(', ')} (comma-separated), not "${bad.join(',')}"`,
+    );
   return roles;
 }
 
@@ -118,15 +130,23 @@ function detailFlag(value: string | undefined): Detail | undefined {
   throw new UsageError(`--detail takes adaptive, full or compact, not "${value}"`);
 }
 
+/** The store the flags name (storeChoice.ts), opened read-only; its notice said on stderr. */
 async function openStore(flags: Flags): Promise<Store> {
-  if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
-  if (flags.demo) {
-    // The generator and its corpus load only when a demo is asked for.
-    const { ensureDemoStore } = await import('./demoStore.js');
-    return Store.open(ensureDemoStore().path, { profile: 'demo' });
+  const choice = await chooseStore(flags);
+  if (choice.notice && !flags.json)
+    process.stderr.write(`lookback: note: ${sanitizeLine(choice.notice)}\n`);
+  return Store.open(choice.path, { profile: choice.profile, idleCloseMs: 0 });
+}
+
+async function operations(flags: Flags): Promise<Operations> {
+  if (flags.allProfiles) {
+    if (flags.db || flags.profile || flags.demo)
+      throw new UsageError(
+        '--all-profiles reads every profile: leave out --db, --profile and --demo',
+      );
+    return Operations.allProfiles();
   }
-  const where = locateStore({ db: flags.db, profile: flags.profile });
-  return Store.open(where.path, { profile: where.profile });
+  return Operations.one(await openStore(flags));
 }
 
 // JSON.stringify escapes C0 controls but leaves C1 controls, bidi overrides and
@@ -162,12 +182,12 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   }
   const others = await otherAgents(cmd, rest, flags);
   if (others !== null) return others;
-  const args = parseArgs(cmd as Exclude<Subcommand, 'profiles' | 'index' | 'sources'>, rest, flags);
-  let store: Store | undefined;
+  const call = parseArgs(cmd as Recall, rest, flags);
+  let ops: Operations | undefined;
   try {
-    store = await openStore(flags);
-    for (const w of store.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
-    emit(flags, cmd, args(store));
+    ops = await operations(flags);
+    for (const w of ops.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
+    emit(flags, cmd, call(ops));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -179,16 +199,12 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     else process.stderr.write(`lookback: ${sanitizeLine(message)}\n`);
     return 1;
   } finally {
-    store?.close();
+    ops?.close();
   }
 }
 
 /** Validates a subcommand's arguments before the store is opened; returns the call to make. */
-function parseArgs(
-  cmd: Exclude<Subcommand, 'profiles' | 'index' | 'sources'>,
-  rest: string[],
-  flags: Flags,
-): (s: Store) => Record<string, Json> {
+function parseArgs(cmd: Recall, rest: string[], flags: Flags): (ops: Operations) => Answer {
   const limit = intFlag('limit', flags.limit, 0);
   const searchOnly = { exclude: flags.exclude, detail: flags.detail };
   if (cmd !== 'search')
@@ -198,11 +214,15 @@ function parseArgs(
     for (const name of ['after', 'before', 'source', 'cwd', 'model'] as const)
       if (flags[name] !== undefined)
         throw new UsageError(`--${name} is for search and recent only`);
+  if (flags.allProfiles && (cmd === 'scroll' || cmd === 'read'))
+    throw new UsageError(
+      `--all-profiles is for recent and search; ${cmd} takes a link (@session:PROFILE/ID) to read another profile`,
+    );
   switch (cmd) {
     case 'recent': {
       expectArgs(cmd, rest, 0, '');
       const filters = filtersFrom(flags);
-      return (s) => recentJson(s, { limit: limit ?? 20, all: flags.all, filters });
+      return (o) => o.recent({ limit: limit ?? 20, all: flags.all, filters });
     }
     case 'search': {
       if (rest.length === 0) throw new UsageError('search needs a QUERY');
@@ -211,8 +231,8 @@ function parseArgs(
       const roles = rolesFlag(flags.roles);
       const detail = detailFlag(flags.detail);
       const filters = filtersFrom(flags);
-      return (s) =>
-        searchJson(s, query, {
+      return (o) =>
+        o.search(query, {
           limit: limit ?? 10,
           all: flags.all,
           filters,
@@ -227,14 +247,23 @@ function parseArgs(
       if (!/^\d+$/.test(mid.trim()))
         throw new UsageError(`MESSAGE_ID must be a whole number, not "${mid}"`);
       const window = intFlag('window', flags.window, -Infinity);
-      return (s) => scrollJson(s, sid, Number(mid), window);
+      return (o) => o.scroll(sid, Number(mid), window === undefined ? {} : { window });
     }
     case 'read': {
       expectArgs(cmd, rest, 1, 'SESSION_ID');
       const [sid = ''] = rest;
-      return (s) => readJson(s, sid);
+      return (o) => o.read(sid);
     }
   }
+}
+
+function expectArgs(cmd: string, rest: string[], n: number, names: string): void {
+  if (rest.length !== n)
+    throw new UsageError(
+      n === 0
+        ? `${cmd} takes no arguments`
+        : `${cmd} needs ${names} (got ${rest.length} argument${rest.length === 1 ? '' : 's'})`,
+    );
 }
 
 /**
@@ -249,7 +278,9 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
       throw new UsageError('--source-dir needs --agent (or lookback index)');
     return null;
   }
-  const recall = agentsOnly ? null : (cmd as Exclude<Subcommand, 'profiles' | 'index' | 'sources'>);
+  if (flags.allProfiles)
+    throw new UsageError('--all-profiles reads Hermes profiles; leave out --agent');
+  const recall = agentsOnly ? null : (cmd as Recall);
   // The same argument checks as Hermes; other agents' anchors are not numbers.
   const hermesOnly = flags.agent?.trim().toLowerCase() === 'hermes';
   if (recall)
@@ -257,7 +288,7 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
   if (recall === 'scroll') expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
   const { runAgents, AgentUsageError } = await import('../agents/cli.js');
   const hermes = async (): Promise<Record<string, Json>> => {
-    let call: (s: Store) => Record<string, Json>;
+    let call: (ops: Operations) => Answer;
     try {
       call = parseArgs(recall!, rest, flags);
     } catch (err) {
@@ -265,11 +296,11 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
       if (err instanceof UsageError) throw new StoreError(err.message, 'no-message');
       throw err;
     }
-    const store = await openStore(flags);
+    const ops = Operations.one(await openStore(flags));
     try {
-      return call(store);
+      return call(ops);
     } finally {
-      store.close();
+      ops.close();
     }
   };
   try {
@@ -294,16 +325,9 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
   }
 }
 
-function expectArgs(cmd: string, rest: string[], n: number, names: string): void {
-  if (rest.length !== n)
-    throw new UsageError(
-      n === 0
-        ? `${cmd} takes no arguments`
-        : `${cmd} needs ${names} (got ${rest.length} argument${rest.length === 1 ? '' : 's'})`,
-    );
-}
-
 async function runApp(flags: Flags): Promise<number> {
+  if (flags.allProfiles)
+    throw new UsageError('--all-profiles is for recent and search; the app reads one profile');
   // `$(lookback --print)` captures stdout: the app then draws on stderr.
   const screen = process.stdout.isTTY || (flags.print && process.stderr.isTTY);
   if (!process.stdin.isTTY || !screen) {
@@ -312,6 +336,8 @@ async function runApp(flags: Flags): Promise<number> {
     );
     return 2;
   }
+  // Which store: decided here, once, with the same rules as the subcommands (storeChoice.ts).
+  const store = await chooseStore(flags, { demoWhenMissing: true });
   const { startApp } = await import('../tui/start.js');
-  return startApp(flags);
+  return startApp({ ...flags, store });
 }

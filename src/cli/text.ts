@@ -2,6 +2,7 @@
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { Json } from '../store/recall.js';
 import { age } from '../text/format.js';
+import { READ_HEAD } from '../store/messages.js';
 
 type Obj = Record<string, Json | undefined>;
 
@@ -49,7 +50,7 @@ export function printText(kind: string, p: Obj): void {
         // NULL or text in a damaged store's time columns shows as "?", not as 1970.
         const active = typeof r.last_active === 'number' ? r.last_active : NaN;
         out(
-          `${age(active, Date.now() / 1000).padStart(4)}  ${one(r.source).padEnd(9)} ${r.pinned ? '* ' : ''}${title}  · ${one(r.message_count)} msgs  · ${one(r.session_id)}`,
+          `${age(active, Date.now() / 1000).padStart(4)}  ${one(r.source).padEnd(9)} ${r.pinned ? '* ' : ''}${title}  · ${one(r.message_count)} msgs  · ${one(r.profile === undefined ? r.session_id : r.link)}`,
         );
       }
       if (results.length === 0) out('No sessions.');
@@ -59,7 +60,10 @@ export function printText(kind: string, p: Obj): void {
       if (p.warning) process.stderr.write(`lookback: warning: ${one(p.warning)}\n`);
       if (results.length === 0) out(one(p.message) || 'No matching sessions found.');
       for (const r of results) {
-        out(`${sanitizeLine(str(r.title) || '(untitled)')} · ${one(r.source)} · ${one(r.when)}`);
+        const where = r.profile === undefined ? '' : ` · profile ${one(r.profile)}`;
+        out(
+          `${sanitizeLine(str(r.title) || '(untitled)')} · ${one(r.source)} · ${one(r.when)}${where}`,
+        );
         out(`  ${one(r.snippet)}`);
         out(
           `  session_search(session_id=${JSON.stringify(one(r.session_id))}, around_message_id=${one(r.match_message_id)}, window=5)`,
@@ -75,7 +79,18 @@ export function printText(kind: string, p: Obj): void {
       );
       if (p.warning) out(`warning: ${one(p.warning)}`);
       const msgs = (Array.isArray(p.messages) ? p.messages : []) as Obj[];
-      for (const m of msgs) out(messageLine(m));
+      // read's answer holds the head and the tail of a long session: say where the middle is.
+      const omitted =
+        p.truncated === true && typeof p.message_count === 'number'
+          ? p.message_count - msgs.length
+          : 0;
+      msgs.forEach((m, i) => {
+        out(messageLine(m));
+        if (omitted > 0 && i === READ_HEAD - 1 && i < msgs.length - 1)
+          out(
+            `  ⋯ ${omitted} message${omitted === 1 ? '' : 's'} omitted here ⋯ (lookback scroll ${one(p.session_id)} ${one(m.id)} --window 20 pages through them)`,
+          );
+      });
       if (p.message) out(one(p.message));
     }
   }

@@ -1,12 +1,12 @@
 import {
   accessSync,
+  closeSync,
   constants,
   copyFileSync,
   existsSync,
   mkdtempSync,
   openSync,
   readSync,
-  closeSync,
   statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,29 +19,43 @@ export const BUSY_TIMEOUT_MS = 400;
 /** Backoff steps for transient open errors (a writer checkpointing, -shm being recreated). */
 const OPEN_RETRY_MS = [30, 120, 400];
 
+/**
+ * How a store is connected to, decided once at open and reused by every later
+ * reconnection (after an idle close), so reconnecting never needs to look at
+ * the files with anything but stat().
+ * - `in-place`: an ordinary read-only connection to the agent's file;
+ * - `immutable`: the file read as immutable (no locks, no -shm), for a stopped
+ *   writer's WAL store in a directory lookback cannot write;
+ * - `copy`: a private copy (store + -wal) in a temporary directory, when that
+ *   stopped writer's -wal still holds commits the main file lacks.
+ */
+export interface OpenPlan {
+  kind: 'in-place' | 'immutable' | 'copy';
+  /** What SQLite is given: a path, or a `file:` URI. */
+  filename: string;
+  /** Says why the store is not read in place, in one line. */
+  note?: string;
+}
+
 export interface Opened {
   db: Database;
+  plan: OpenPlan;
   /** Set when we could not read the file in place; says why, in one line. */
   note?: string;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
-interface Header {
-  empty: boolean;
-  sqlite: boolean;
-  wal: boolean;
-}
-
-function readHeader(path: string): Header {
+/**
+ * Whether the file is in WAL format (header bytes 18/19 are 2). A plain read:
+ * see openReadOnly for the only situation it is allowed in.
+ */
+function walFormat(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.alloc(20);
     const n = readSync(fd, buf, 0, 20, 0);
-    if (n === 0) return { empty: true, sqlite: false, wal: false };
-    const sqliteFile = n >= 16 && buf.toString('latin1', 0, 16) === SQLITE_MAGIC;
-    // Bytes 18/19 are the read/write format versions: 2 means WAL.
-    return { empty: false, sqlite: sqliteFile, wal: sqliteFile && n >= 20 && buf[18] === 2 };
+    return n >= 20 && buf.toString('latin1', 0, 16) === SQLITE_MAGIC && buf[18] === 2;
   } finally {
     closeSync(fd);
   }
@@ -58,6 +72,24 @@ function writable(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A `file:` URI for `path`, every byte outside the unreserved set and `/`
+ * percent-encoded. A raw `file:` path holding `?` or `#` would name a
+ * different (empty) database, and a `%` would be decoded.
+ */
+export function fileUri(path: string, params: Record<string, string> = {}): string {
+  const encoded = Array.from(Buffer.from(path, 'utf8'))
+    .map((b) => {
+      const c = String.fromCharCode(b);
+      return /[A-Za-z0-9\-._~/]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    })
+    .join('');
+  const query = Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
+  return `file:${encoded}${query ? `?${query}` : ''}`;
 }
 
 /**
@@ -106,6 +138,12 @@ function connectWithRetry(filename: string, display: string): Database {
   }
 }
 
+/** Connects by a plan decided earlier (a reconnection after an idle close): stat() only. */
+export function connectPlan(plan: OpenPlan, display: string): Database {
+  if (plan.kind === 'in-place') checkPath(display);
+  return connectWithRetry(plan.filename, display);
+}
+
 export interface OpenDeps {
   /** Whether lookback may create files (-shm) beside the store; injectable for tests (root can write anywhere). */
   dirWritable?: (dir: string) => boolean;
@@ -116,22 +154,33 @@ export interface OpenDeps {
  * when there is none and the directory cannot be written (a stopped writer on a
  * read-only mount), it cannot be opened in place: then it is read as immutable,
  * or from a private copy when its -wal holds data the main file lacks.
+ *
+ * The store's files are stat()ed here, and opened with plain file calls only
+ * when there is no -shm and the directory is unwritable: then no WAL
+ * connection can exist, and the only reader that could is the app's query
+ * worker, which reuses the main thread's plan (`OpenOptions.plan`) instead of
+ * coming here. Closing a plain descriptor would drop every POSIX lock the
+ * process holds on the file, SQLite's included (STORE.md).
  */
 export function openReadOnly(path: string, deps: OpenDeps = {}): Opened {
   checkPath(path);
   const dir = dirname(path);
   const canWrite = (deps.dirWritable ?? writable)(dir);
   const shmMissing = !existsSync(`${path}-shm`);
-  // Reading the header is safe here: nothing in this process has the store open yet.
-  const wal = () => readHeader(path).wal;
-  if (canWrite || !shmMissing || !wal()) {
+  const inPlace: OpenPlan = { kind: 'in-place', filename: path };
+  if (canWrite) return { db: connectWithRetry(path, path), plan: inPlace };
+  if (!shmMissing) {
     try {
-      return { db: connectWithRetry(path, path) };
+      return { db: connectWithRetry(path, path), plan: inPlace };
     } catch (err) {
+      // A -shm we cannot use (a stopped writer's, owned by another user): read around it.
       const fatal =
         !(err instanceof StoreError) || err.code === 'corrupt' || err.code === 'not-sqlite';
-      if (canWrite || fatal || !wal()) throw err;
+      if (fatal || !walFormat(path)) throw err;
     }
+  } else if (!walFormat(path)) {
+    // A rollback-journal store needs no -shm: read it in place.
+    return { db: connectWithRetry(path, path), plan: inPlace };
   }
   const walFile = `${path}-wal`;
   if (existsSync(walFile) && statSync(walFile).size > 0) {
@@ -139,14 +188,10 @@ export function openReadOnly(path: string, deps: OpenDeps = {}): Opened {
     const copy = join(tmp, basename(path));
     copyFileSync(path, copy);
     copyFileSync(walFile, `${copy}-wal`);
-    return {
-      db: connectWithRetry(copy, path),
-      note: `${dir} is not writable, so reading a private copy of the store and its -wal; reopen to see new messages`,
-    };
+    const note = `${dir} is not writable, so reading a private copy of the store and its -wal; reopen to see new messages`;
+    return { db: connectWithRetry(copy, path), plan: { kind: 'copy', filename: copy, note }, note };
   }
-  const uri = `file:${encodeURI(path).replace(/\?/g, '%3f').replace(/#/g, '%23')}?immutable=1`;
-  return {
-    db: connectWithRetry(uri, path),
-    note: `${dir} is not writable, so reading the store as immutable; reopen to see new messages`,
-  };
+  const note = `${dir} is not writable, so reading the store as immutable; reopen to see new messages`;
+  const plan: OpenPlan = { kind: 'immutable', filename: fileUri(path, { immutable: '1' }), note };
+  return { db: connectWithRetry(plan.filename, path), plan, note };
 }

@@ -8,4 +8,14 @@ export interface StartOptions {
   demo: boolean;
   /** Print the last copied text on stdout at exit. */
   print: boolean;
+  /** The store to open, as the command line chose it (src/cli/storeChoice.ts). */
+  store: ChosenStore;
+}
+
+export interface ChosenStore {
+  path: string;
+  profile: string;
+  demo: boolean;
+  /** Said on the status line at start (why this store). */
+  notice?: string;
 }

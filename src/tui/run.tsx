@@ -5,10 +5,9 @@
  */
 import React from 'react';
 import { render } from 'ink';
-import { existsSync, writeSync } from 'node:fs';
-import type { StartOptions as Flags } from './options.js';
+import { writeSync } from 'node:fs';
+import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
-import { locateStore } from '../store/locate.js';
 import { Store } from '../store/store.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
@@ -23,39 +22,11 @@ import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './termina
  */
 export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
 
-interface Resolved {
-  path: string;
-  profile: string;
-  demo: boolean;
-  notice?: string;
-}
-
-/** The demo store; the generator and its corpus load only when it is needed (about 13 ms of every start otherwise). */
-async function demoStore(notice: string): Promise<Resolved> {
-  const { ensureDemoStore } = await import('../cli/demoStore.js');
-  return { path: ensureDemoStore().path, profile: 'demo', demo: true, notice };
-}
-
-/** --demo, --db, --profile, else the default store; with none found and no flag, the demo store. */
-export async function resolveStore(flags: Flags): Promise<Resolved> {
-  if (flags.demo) return demoStore('demo store: generated sample conversations');
-  const where = locateStore({ db: flags.db, profile: flags.profile });
-  if (!flags.db && !flags.profile && !existsSync(where.path))
-    return demoStore(
-      `no store at ${where.path}: showing the demo store (--db PATH or --profile NAME opens yours)`,
-    );
-  return { path: where.path, profile: where.profile, demo: false };
-}
-
 export async function runApp(flags: Flags): Promise<number> {
-  if (flags.db && flags.profile) {
-    process.stderr.write('lookback: use either --db or --profile, not both\n');
-    return 2;
-  }
+  // Which store was decided by the command line (src/cli/storeChoice.ts), once for the CLI, the app and the library.
+  const where: ChosenStore = flags.store;
   let store: Store;
-  let where: Resolved;
   try {
-    where = await resolveStore(flags);
     store = Store.open(where.path, { profile: where.profile });
   } catch (err) {
     // Before anything is drawn: one line on stderr.

@@ -54,3 +54,44 @@ describe('the command line', () => {
     ).toEqual([]);
   });
 });
+
+/** Every module the entry chunk can load, dynamic imports included. */
+function fullClosure(meta: Metafile, entry: string): Set<string> {
+  const inputs = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (out: string) => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    const o = meta.outputs[out];
+    if (!o) return;
+    for (const i of Object.keys(o.inputs)) inputs.add(i);
+    for (const imp of o.imports) if (!imp.external) visit(imp.path);
+  };
+  visit(entry);
+  return inputs;
+}
+
+describe('the library', () => {
+  it('never loads React, Ink or the app, not even lazily', async () => {
+    const outdir = tempDir();
+    const result = await build({
+      entryPoints: { lib: 'src/lib.ts' },
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      external: ['better-sqlite3', 'react-devtools-core'],
+      metafile: true,
+      write: false,
+      logLevel: 'silent',
+    });
+    const entry = Object.keys(result.metafile.outputs).find((o) => o.endsWith(join('lib.js')))!;
+    const loaded = [...fullClosure(result.metafile, entry)];
+    expect(loaded.some((i) => i.includes('src/store/'))).toBe(true);
+    expect(
+      loaded.filter((i) => /node_modules\/(ink|react|react-reconciler|yoga-layout|meow)\//.test(i)),
+    ).toEqual([]);
+    expect(loaded.filter((i) => i.includes('src/app/') || i.includes('components/'))).toEqual([]);
+  });
+});

@@ -372,12 +372,135 @@ describe('filters and detail on the v26 store the August agent wrote', () => {
     const r = search(...args);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(pattern);
-    expect(r.stdout).toBe('');
+    // With --json the same error is JSON on stdout (issue 9).
+    const out = r.json();
+    expect(out.success).toBe(false);
+    expect(out.usage).toBe(true);
+    expect(String(out.error)).toMatch(pattern);
   });
 
   it('--exclude and --detail are for search only', () => {
     const r = lookback(['recent', '--db', v26, '--detail', 'full']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--detail is for search only/);
+  });
+});
+
+describe('command-line rough edges (issue 9)', () => {
+  const session = () =>
+    [...snap.bySession.entries()].find(([, m]) => m.filter(visible).length > 40)!;
+  const usage = (args: string[]) => {
+    const r = lookback(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('Run "lookback --help" for usage.');
+    return lines[0]!;
+  };
+
+  it('-h prints the help, as --help does', () => {
+    const short = lookback(['-h']);
+    const long = lookback(['--help']);
+    expect(short.code).toBe(0);
+    expect(short.stdout).toContain('lookback recent');
+    expect(short.stdout).toBe(long.stdout);
+  });
+
+  it('usage errors say lookback: and point at --help', () => {
+    expect(usage(['recent', '--bogus'])).toBe('lookback: unknown option --bogus');
+    expect(usage(['recent', '-Z'])).toBe('lookback: unknown option -Z');
+    expect(usage(['frobnicate'])).toMatch(/^lookback: unknown command "frobnicate"/);
+  });
+
+  it('a flag that needs a value says so', () => {
+    expect(usage(['recent', '--limit'])).toBe('lookback: --limit needs a value');
+    expect(usage(['recent', '--db', '--all'])).toBe('lookback: --db needs a value');
+    expect(usage(['search', 'q', '--db', db, '--roles'])).toBe('lookback: --roles needs a value');
+  });
+
+  it('--roles with a role that does not exist is a usage error', () => {
+    expect(usage(['search', 'q', '--db', db, '--roles', 'user,bogus'])).toBe(
+      'lookback: --roles takes user, assistant, tool, system (comma-separated), not "bogus"',
+    );
+  });
+
+  it('with --json, usage errors are JSON on stdout', () => {
+    const r = lookback(['search', 'q', '--db', db, '--roles', 'bogus', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json()).toEqual({
+      success: false,
+      error: '--roles takes user, assistant, tool, system (comma-separated), not "bogus"',
+      usage: true,
+    });
+    const missing = lookback(['recent', '--json', '--limit']);
+    expect(missing.code).toBe(2);
+    expect(missing.json().error).toBe('--limit needs a value');
+  });
+
+  it('read accepts a unique id prefix and lists the candidates of an ambiguous one', () => {
+    const sessions = [...snap.sessions.keys()].sort();
+    // The shortest prefix naming exactly one session, and one shared by several.
+    const unique = sessions
+      .map((id) => {
+        for (let n = 9; n <= id.length; n++) {
+          const p = id.slice(0, n);
+          if (sessions.filter((s) => s.startsWith(p)).length === 1) return p;
+        }
+        return id;
+      })
+      .find((p) => p.length < 22)!;
+    const full = sessions.find((s) => s.startsWith(unique))!;
+    const out = lookback(['read', unique, '--db', db, '--json']).json();
+    expect(out.session_id).toBe(full);
+    expect(out).toEqual(lookback(['read', full, '--db', db, '--json']).json());
+    const shared = sessions[0]!.slice(0, 6);
+    const matching = sessions.filter((s) => s.startsWith(shared));
+    expect(matching.length).toBeGreaterThan(1);
+    const r = lookback(['read', shared, '--db', db, '--json']);
+    expect(r.code).toBe(1);
+    const error = String(r.json().error);
+    expect(error).toMatch(
+      new RegExp(`^session id prefix ${shared} is ambiguous: ${matching.length}`),
+    );
+    for (const id of matching.slice(0, 5)) expect(error).toContain(id);
+  });
+
+  it('read marks the omitted middle of a long session in readable output', () => {
+    const [sid, msgs] = session();
+    const list = msgs.filter(visible);
+    const r = lookback(['read', sid, '--db', db]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const mark = lines.findIndex((l) => l.includes('omitted here'));
+    expect(lines[mark]).toContain(`${list.length - 30} messages omitted here`);
+    expect(lines[mark]).toContain(`lookback scroll ${sid} ${list[19]!.id}`);
+    // Right after the 20th message, right before the 21st shown (the first of the last 10).
+    const before = lines
+      .slice(0, mark)
+      .reverse()
+      .find((l) => /^[ ▶]#\d+ /.test(l))!;
+    const after = lines.slice(mark + 1).find((l) => /^[ ▶]#\d+ /.test(l))!;
+    expect(before).toMatch(new RegExp(`^ #${list[19]!.id} `));
+    expect(after).toMatch(new RegExp(`^ #${list[list.length - 10]!.id} `));
+  });
+
+  it('"no store" mentions --demo', () => {
+    const r = lookback(['recent']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^lookback: no store at \/nonexistent-home\/\.hermes\/state\.db .*--demo/,
+    );
+    const j = lookback(['recent', '--db', '/nonexistent/state.db', '--json']);
+    expect(j.json().error).toMatch(/no store at \/nonexistent\/state\.db.*--demo/);
+  });
+
+  it('--profile with an unknown name lists the profiles that exist', () => {
+    const home = tempDir();
+    for (const p of ['work', 'play'])
+      mkdirSync(join(home, '.hermes', 'profiles', p), { recursive: true });
+    const r = lookback(['recent', '--profile', 'nope'], { HOME: home });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('lookback: no profile named nope (profiles: default, play, work)');
   });
 });

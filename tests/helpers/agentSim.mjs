@@ -32,6 +32,13 @@ const DEFAULTS = {
   /** Sessions the agent is writing at once (gateway, CLI, cron… in one store). */
   liveSessions: 4,
   seed: 1,
+  /**
+   * `wal` (normal operation) or `delete`: the rollback journal the agent picks
+   * on SQLite builds with the WAL-reset bug and on network file systems, and
+   * users pick after WAL trouble (STORE.md). Then every reader's SHARED lock
+   * blocks the writer's commit.
+   */
+  journalMode: 'wal',
   /** SQLite's default is FULL; the agent leaves it there except on macOS. */
   synchronous: 'FULL',
   busyTimeoutMs: 5000,
@@ -118,9 +125,10 @@ function body() {
 
 const db = new Database(cfg.path);
 db.pragma(`busy_timeout = ${Number(cfg.busyTimeoutMs)}`);
-db.pragma('journal_mode = WAL');
+const walMode = String(cfg.journalMode).toLowerCase() !== 'delete';
+db.pragma(walMode ? 'journal_mode = WAL' : 'journal_mode = DELETE');
 db.pragma(`synchronous = ${cfg.synchronous}`);
-db.pragma('journal_size_limit = 67108864');
+if (walMode) db.pragma('journal_size_limit = 67108864');
 db.pragma(`foreign_keys = ${cfg.foreignKeys ? 'ON' : 'OFF'}`);
 
 function columnsOf(table) {
@@ -378,6 +386,7 @@ function optimize() {
 }
 
 function checkpoint() {
+  if (!walMode) return; // nothing to checkpoint with a rollback journal
   const [r] = db.pragma('wal_checkpoint(TRUNCATE)');
   stats.checkpoints++;
   if (r && r.busy) stats.checkpoint_busy++;

@@ -18,6 +18,9 @@
  *   LOOKBACK_BENCH_WRITER_READERS (both | cli | store)
  *   LOOKBACK_BENCH_WRITER_NICE (0: lookback's readers at a lower CPU priority when > 0)
  *   LOOKBACK_BENCH_WRITER_STORE_INTERVAL_MS (20 ms between in-process reads)
+ *   LOOKBACK_BENCH_WRITER_RATE (500 messages/s)
+ *   LOOKBACK_BENCH_WRITER_JOURNAL (wal | delete: the writer's journal mode; in
+ *     delete mode every read holds a SHARED lock that blocks the writer's commit)
  *   LOOKBACK_BENCH_WRITER_MAINTENANCE (0: no VACUUM / FTS optimize, whose
  *     half-second stop-the-world pauses would land unevenly in the blocks; 1: on)
  */
@@ -38,6 +41,8 @@ const READERS = env.LOOKBACK_BENCH_WRITER_READERS ?? 'both';
 const NICE = Number(env.LOOKBACK_BENCH_WRITER_NICE ?? 0);
 const STORE_INTERVAL_MS = Number(env.LOOKBACK_BENCH_WRITER_STORE_INTERVAL_MS ?? 20);
 const MAINTENANCE = env.LOOKBACK_BENCH_WRITER_MAINTENANCE === '1';
+const RATE = Number(env.LOOKBACK_BENCH_WRITER_RATE ?? 500);
+const JOURNAL = env.LOOKBACK_BENCH_WRITER_JOURNAL === 'delete' ? 'delete' : 'wal';
 /** An existing store to copy and write instead of a generated one (e.g. the 1M store in .bench/). */
 const SOURCE = env.LOOKBACK_BENCH_WRITER_STORE;
 /** Commits this soon after a switch are left out: the switch itself is not the steady state. */
@@ -73,10 +78,11 @@ describe.skipIf(!ENABLED)('writer commit latency with and without lookback readi
       const latencyOut = join(dir, 'latency.f64');
       const sim = new AgentSim({
         path,
-        rate: 500,
+        rate: RATE,
         seconds: BLOCKS * BLOCK_SECONDS + 1,
         seed: 3,
         latencyOut,
+        journalMode: JOURNAL,
         ...(MAINTENANCE ? {} : { vacuumEvery: 0, optimizeEvery: 0 }),
       });
       await sim.ready;
@@ -142,7 +148,7 @@ describe.skipIf(!ENABLED)('writer commit latency with and without lookback readi
       };
       console.log(
         [
-          `store: ${SOURCE ?? `v30, ${gen.sessions} sessions, ${gen.messages} messages`}; readers: ${READERS} ` +
+          `store: ${SOURCE ?? `v30, ${gen.sessions} sessions, ${gen.messages} messages`}, journal ${JOURNAL}; readers: ${READERS} ` +
             `(nice ${NICE}, in-process every ${STORE_INTERVAL_MS} ms); VACUUM/optimize ${MAINTENANCE ? 'on' : 'off'}`,
           `writer: ${sim.summary?.count} commits at ${sim.summary?.rate}/s over ${sim.summary?.elapsed_s} s; ` +
             `${BLOCKS} blocks of ${BLOCK_SECONDS} s, lookback off/on alternating (first ${SETTLE_MS} ms of each left out)`,

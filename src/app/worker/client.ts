@@ -5,6 +5,7 @@
  * when a newer one arrives is cancelled by restarting the worker (SQLite
  * cannot interrupt a synchronous scan any other way).
  */
+import type { WorkerInit } from './entry.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -58,10 +59,7 @@ export function findWorkerFile(base: string = import.meta.url): string | null {
   return null;
 }
 
-export function workerBackend(
-  file: string,
-  init: { path: string; profile: string },
-): BackendFactory {
+export function workerBackend(file: string, init: WorkerInit): BackendFactory {
   return (onResponse, onFailure) => {
     let worker: Worker | null = null;
     const spawn = (): Worker => {

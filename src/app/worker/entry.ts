@@ -4,12 +4,15 @@
  * keyboard. One request at a time; the client supersedes stale ones.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { OpenPlan } from '../../store/open.js';
 import { Store } from '../../store/store.js';
 import { answerQuery, type QueryRequest, type QueryResponse } from '../data/queries.js';
 
 export interface WorkerInit {
   path: string;
   profile: string;
+  /** The main thread's way of connecting: the worker never looks at the store's files itself. */
+  plan?: OpenPlan;
 }
 
 const port = parentPort;
@@ -17,7 +20,10 @@ if (port) {
   const init = workerData as WorkerInit;
   let store: Store | null = null;
   try {
-    store = Store.open(init.path, { profile: init.profile });
+    store = Store.open(init.path, {
+      profile: init.profile,
+      ...(init.plan ? { plan: init.plan } : {}),
+    });
   } catch (err) {
     port.postMessage({ kind: 'fatal', message: (err as Error)?.message ?? String(err) });
   }

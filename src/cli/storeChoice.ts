@@ -1,0 +1,138 @@
+/**
+ * Which store to open, decided once for the command line, the app and the
+ * library: `--demo`, else `--db PATH`, else `--profile NAME`, else
+ * `$HERMES_HOME` (the agent sets it for the profile it runs in), else the
+ * sticky profile in `<root>/active_profile`, else the default profile.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { StoreError } from '../store/errors.js';
+import { locateStore, profileOfPath, profilesRoot } from '../store/locate.js';
+import {
+  PROFILE_NAME,
+  activeProfile,
+  allProfiles,
+  findProfile,
+  usesPostgres,
+  type Profile,
+} from '../store/profiles.js';
+import { homedir } from 'node:os';
+import { UsageError } from './usage.js';
+
+export interface StoreChoice {
+  path: string;
+  /** The name `@session:<profile>/<id>` links use (`default`, a profile name, or `demo`). */
+  profile: string;
+  demo: boolean;
+  /** Said once (app status line, CLI stderr): why this store and not another. */
+  notice?: string;
+}
+
+export interface ChoiceFlags {
+  db?: string | undefined;
+  profile?: string | undefined;
+  demo?: boolean | undefined;
+}
+
+export interface ChoiceOptions {
+  /** With no flag and no store on disk, open the demo store (the app) rather than fail (CLI, library). */
+  demoWhenMissing?: boolean;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+const DEMO_HINT = '--demo opens a generated demo store';
+
+async function demoChoice(notice: string): Promise<StoreChoice> {
+  // The generator and its corpus load only when a demo is asked for.
+  const { ensureDemoStore } = await import('./demoStore.js');
+  return { path: ensureDemoStore().path, profile: 'demo', demo: true, notice };
+}
+
+function names(profiles: Profile[]): string {
+  return profiles.map((p) => p.name).join(', ');
+}
+
+/** A profile whose sessions live in PostgreSQL: its state.db is absent or stale, so say so. */
+function refusePostgres(profile: string, home: string): void {
+  if (usesPostgres(home))
+    throw new StoreError(
+      `profile ${profile} keeps its sessions in PostgreSQL (database.backend in ${home}/config.yaml); lookback reads only SQLite state.db stores`,
+      'not-found',
+    );
+}
+
+export async function chooseStore(
+  flags: ChoiceFlags,
+  opts: ChoiceOptions = {},
+): Promise<StoreChoice> {
+  if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
+  if (flags.demo) return demoChoice('demo store: generated sample conversations');
+  const choice = chooseStoreOnDisk(flags, opts);
+  return choice.demo ? demoChoice(choice.notice ?? '') : choice;
+}
+
+/**
+ * The same choice without the demo store (the library's): a store on disk, or
+ * `demo: true` with a notice when the app should show the demo instead.
+ */
+export function chooseStoreOnDisk(flags: ChoiceFlags, opts: ChoiceOptions = {}): StoreChoice {
+  if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? homedir();
+  const ctx = { env, home };
+  if (flags.db) {
+    const path = resolve(flags.db);
+    if (!existsSync(path)) throw new StoreError(`no store at ${path} (${DEMO_HINT})`, 'not-found');
+    const profile = profileOfPath(path, profilesRoot(env, home, process.platform));
+    refusePostgres(profile, dirname(path));
+    return { path, profile, demo: false };
+  }
+  if (flags.profile !== undefined && flags.profile !== 'default') {
+    const name = flags.profile.trim();
+    if (!PROFILE_NAME.test(name))
+      throw new UsageError(
+        `--profile takes a profile name (lower-case letters, digits, - and _), not "${flags.profile}"`,
+      );
+    const found = findProfile(name, ctx);
+    if (!found)
+      throw new StoreError(
+        `no profile named ${name} (profiles: ${names(allProfiles(ctx))})`,
+        'not-found',
+      );
+    refusePostgres(name, found.home);
+    return { path: found.path, profile: name, demo: false };
+  }
+  let notice: string | undefined;
+  if (flags.profile === undefined && !env.HERMES_HOME) {
+    const sticky = activeProfile(ctx);
+    const found = sticky ? findProfile(sticky, ctx) : null;
+    if (found) {
+      refusePostgres(found.name, found.home);
+      return {
+        path: found.path,
+        profile: found.name,
+        demo: false,
+        notice: `profile ${found.name} (active_profile; --profile default reads the default one)`,
+      };
+    }
+    if (sticky)
+      notice = `active_profile names ${sticky}, which does not exist; reading the default profile`;
+  }
+  const where = locateStore({ env, home });
+  refusePostgres(where.profile, dirname(where.path));
+  if (!existsSync(where.path)) {
+    if (opts.demoWhenMissing && !flags.profile)
+      return {
+        path: '',
+        profile: 'demo',
+        demo: true,
+        notice: `no store at ${where.path}: showing the demo store (--db PATH or --profile NAME opens yours)`,
+      };
+    throw new StoreError(
+      `no store at ${where.path} (--db PATH or --profile NAME opens yours; ${DEMO_HINT})`,
+      'not-found',
+    );
+  }
+  return { path: where.path, profile: where.profile, demo: false, ...(notice ? { notice } : {}) };
+}

@@ -1,0 +1,42 @@
+import { statSync } from 'node:fs';
+
+/**
+ * What stat() says about a store's main file and its -wal: enough to tell,
+ * without holding either open, whether anything may have been written since
+ * the last look (the agent commits to the -wal in WAL mode, to the main file
+ * in rollback-journal mode; a checkpoint touches both).
+ */
+export interface FilesStamp {
+  /** One comparable string: inode, size and mtime (ns) of both files. */
+  key: string;
+  /** The newest mtime of the two, in ms. */
+  newestMs: number;
+}
+
+function part(path: string): { key: string; mtimeMs: number } {
+  try {
+    const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (!st) return { key: '-', mtimeMs: 0 };
+    return { key: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`, mtimeMs: Number(st.mtimeMs) };
+  } catch {
+    return { key: '?', mtimeMs: 0 };
+  }
+}
+
+export function stampFiles(path: string): FilesStamp {
+  const db = part(path);
+  const wal = part(`${path}-wal`);
+  return { key: `${db.key}|${wal.key}`, newestMs: Math.max(db.mtimeMs, wal.mtimeMs) };
+}
+
+/**
+ * A file system stores mtimes with some granularity (1 ns on ext4, 2 s on
+ * FAT): a write in the same tick as the stamp can leave it unchanged. A stamp
+ * whose newest mtime is at least this far before the moment it was taken
+ * cannot be fooled that way (git's "racy" rule).
+ */
+export const SETTLED_MS = 2_000;
+
+export function settled(stamp: FilesStamp, takenAtMs: number): boolean {
+  return takenAtMs - stamp.newestMs >= SETTLED_MS;
+}
