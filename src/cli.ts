@@ -22,6 +22,7 @@ const HELP = `
     $ lookback profiles [--json]                                        profiles with a store
     $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]  index other agents' histories
     $ lookback sources [--json]                                         what was found, indexed, unreadable
+    $ lookback mcp [--db PATH | --profile NAME | --demo]                session_search for any agent (MCP on stdio)
 
   SESSION_ID may be a link (@session:PROFILE/ID, read from that profile's
   store); read also takes a unique prefix of an id.

@@ -171,8 +171,14 @@ function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): vo
 export async function runCommand(input: string[], flags: Flags): Promise<number> {
   const [first, ...rest] = input;
   if (first === undefined) return runApp(flags);
+  if (first === 'mcp') {
+    // The MCP server and its SDK load only for this command.
+    expectArgs(first, rest, 0, '');
+    const { runMcp } = await import('../mcp/server.js');
+    return runMcp(flags);
+  }
   if (!(SUBCOMMANDS as readonly string[]).includes(first))
-    throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')})`);
+    throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')}, mcp)`);
   const cmd = first as Subcommand;
   if (cmd === 'profiles') {
     const profiles = listProfiles();

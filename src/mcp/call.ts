@@ -1,0 +1,170 @@
+/**
+ * From `session_search` arguments to lookback's recall functions: the one
+ * place that decides which shape a call is (scroll, read, browse, discover),
+ * which store it reads and which function answers it. The answers are the
+ * objects `lookback recent|search|scroll|read --json` prints, untouched.
+ */
+import { parseAnchor } from '../anchors/parse.js';
+import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
+import type { Store } from '../store/store.js';
+import type { Sort } from '../store/types.js';
+import type { StoreRegistry } from './stores.js';
+import type { SessionSearchArgs } from './tool.js';
+
+/** A call that cannot be answered as made; the message says what to change. */
+export class ToolError extends Error {}
+
+/** The agent tool's limits: 3 conversations unless asked, never more than 10. */
+export const LIMIT_DEFAULT = 3;
+export const LIMIT_MAX = 10;
+
+/** The agent whose store lookback reads directly; any other is looked up in lookback's index. */
+export const NATIVE_AGENT = 'hermes';
+
+export type Call =
+  | { shape: 'scroll'; sessionId: string; aroundId: number; window?: number }
+  | { shape: 'read'; sessionId: string }
+  | { shape: 'browse'; limit: number }
+  | { shape: 'discover'; query: string; limit: number; sort?: Sort; roles?: string[] };
+
+export interface Plan {
+  /** Whose history: `hermes` or another agent's name. */
+  agent: string;
+  /** The profile whose store answers; undefined for the server's own store. */
+  profile?: string;
+  call: Call;
+}
+
+/** Arguments the recall functions cannot honour yet: an error beats an answer that ignores them. */
+const NOT_YET: readonly (keyof SessionSearchArgs)[] = [
+  'detail',
+  'after',
+  'before',
+  'exclude_session_ids',
+];
+
+const WITH_PROFILE = /^@session:[^/\s]+\//;
+
+/** What `session_id` names: a plain id, or a pasted link or scroll call. */
+function target(args: SessionSearchArgs): {
+  sessionId?: string;
+  profile?: string;
+  aroundId?: number;
+  window?: number;
+} {
+  const raw = args.session_id?.trim();
+  const out: { sessionId?: string; profile?: string; aroundId?: number; window?: number } = {};
+  if (args.profile !== undefined) out.profile = args.profile.trim();
+  if (args.around_message_id !== undefined) out.aroundId = args.around_message_id;
+  if (args.window !== undefined) out.window = args.window;
+  if (!raw) return out;
+  const anchor = parseAnchor(raw);
+  if (anchor?.kind === 'link') {
+    out.sessionId = anchor.sessionId;
+    // `@session:<id>` names no profile: the call's own profile (or the server's) stands.
+    if (WITH_PROFILE.test(raw)) {
+      if (out.profile !== undefined && out.profile !== anchor.profile)
+        throw new ToolError(
+          `session_id is a link to profile "${anchor.profile}" but profile is "${out.profile}"; pass one of them`,
+        );
+      out.profile = anchor.profile;
+    }
+  } else if (anchor?.kind === 'scroll') {
+    out.sessionId = anchor.sessionId;
+    if (out.aroundId !== undefined && out.aroundId !== anchor.messageId)
+      throw new ToolError(
+        `session_id is a scroll call around message ${anchor.messageId} but around_message_id is ${out.aroundId}; pass one of them`,
+      );
+    out.aroundId = anchor.messageId;
+    if (out.window === undefined && anchor.window !== undefined) out.window = anchor.window;
+  } else {
+    out.sessionId = anchor?.kind === 'sessionId' ? anchor.sessionId : raw;
+  }
+  return out;
+}
+
+function clampLimit(limit: number | undefined): number {
+  return Math.max(1, Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX));
+}
+
+function roles(filter: string | undefined): string[] | undefined {
+  const list = (filter ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r.length > 0);
+  return list.length > 0 ? list : undefined;
+}
+
+/**
+ * Which shape a call is, in the agent tool's order: an anchor (session_id +
+ * around_message_id) scrolls, a session_id alone reads, no query browses,
+ * a query discovers.
+ */
+export function planCall(args: SessionSearchArgs): Plan {
+  for (const name of NOT_YET)
+    if (args[name] !== undefined)
+      throw new ToolError(`${name} is not supported by this version of lookback yet`);
+  const agent = args.agent?.trim().toLowerCase() || NATIVE_AGENT;
+  const t = target(args);
+  const where = t.profile ? { profile: t.profile } : {};
+  const plan = (call: Call): Plan => ({ agent, ...where, call });
+  if (t.sessionId !== undefined && t.aroundId !== undefined)
+    return plan({
+      shape: 'scroll',
+      sessionId: t.sessionId,
+      aroundId: t.aroundId,
+      ...(t.window !== undefined ? { window: t.window } : {}),
+    });
+  if (t.aroundId !== undefined)
+    throw new ToolError('around_message_id needs the session_id it belongs to');
+  if (t.sessionId !== undefined) return plan({ shape: 'read', sessionId: t.sessionId });
+  const limit = clampLimit(args.limit);
+  const query = args.query?.trim() ?? '';
+  if (query === '') return plan({ shape: 'browse', limit });
+  const r = roles(args.role_filter);
+  return plan({
+    shape: 'discover',
+    query,
+    limit,
+    ...(args.sort ? { sort: args.sort } : {}),
+    ...(r ? { roles: r } : {}),
+  });
+}
+
+/** Answers a planned call from one Hermes store, with the CLI's functions and shapes. */
+export function answerFromStore(store: Store, call: Call): Record<string, Json> {
+  switch (call.shape) {
+    case 'scroll':
+      return scrollJson(store, call.sessionId, call.aroundId, call.window);
+    case 'read':
+      return readJson(store, call.sessionId);
+    case 'browse':
+      return recentJson(store, { limit: call.limit });
+    case 'discover':
+      return searchJson(store, call.query, {
+        limit: call.limit,
+        ...(call.sort ? { sort: call.sort } : {}),
+        ...(call.roles ? { roles: call.roles } : {}),
+      });
+  }
+}
+
+/**
+ * Other agents' histories live in lookback's own index, built separately.
+ * Until it exists every such call is refused by name.
+ */
+function answerFromIndex(agent: string, _plan: Plan): Record<string, Json> {
+  throw new ToolError(
+    `agent "${agent}" not indexed: this lookback reads only the Hermes store (agent "${NATIVE_AGENT}")`,
+  );
+}
+
+/** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
+export function sessionSearch(
+  args: SessionSearchArgs,
+  stores: StoreRegistry,
+): Record<string, Json> {
+  const plan = planCall(args);
+  if (plan.agent !== NATIVE_AGENT) return answerFromIndex(plan.agent, plan);
+  return stores.use(plan.profile, (store) => answerFromStore(store, plan.call));
+}

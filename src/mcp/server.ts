@@ -1,0 +1,131 @@
+/**
+ * `lookback mcp`: lookback's recall as a Model Context Protocol server on
+ * stdio, so any MCP-capable agent can resolve the anchors lookback copies.
+ * Long-lived: the agent starts it once, and each call then costs what the
+ * store query costs. Loaded lazily by the CLI; nothing else imports the SDK.
+ *
+ * The SDK's low-level `Server` is used rather than `McpServer.registerTool`
+ * because the latter answers a bad call with the validator's multi-line
+ * message; here every bad call gets one line that names what to change.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import pkg from '../../package.json' with { type: 'json' };
+import { inertJson, UsageError, type Flags } from '../cli/commands.js';
+import { StoreError } from '../store/errors.js';
+import { locateStore } from '../store/locate.js';
+import type { Json } from '../store/recall.js';
+import { sanitizeLine } from '../text/sanitize.js';
+import { sessionSearch, ToolError } from './call.js';
+import { StoreRegistry, type MainStore } from './stores.js';
+import { DESCRIPTION, inputJsonSchema, parseToolArgs, TOOL_NAME } from './tool.js';
+
+const INSTRUCTIONS =
+  'lookback recalls past AI-agent sessions from the local Hermes session store. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:<profile>/<id> link), call session_search with it.';
+
+/** The answer as the CLI prints it (text) and as an object (structured content). */
+function ok(payload: Record<string, Json>): CallToolResult {
+  return { content: [{ type: 'text', text: inertJson(payload) }], structuredContent: payload };
+}
+
+/** The CLI's error shape, one line, flagged as a tool error so the model sees it failed. */
+function fail(message: string): CallToolResult {
+  const payload = { success: false, error: message.replace(/\s+/g, ' ').trim() };
+  return {
+    content: [{ type: 'text', text: inertJson(payload) }],
+    structuredContent: payload,
+    isError: true,
+  };
+}
+
+/** Runs one tool call; never throws (a store or argument problem is an error result). */
+export function callTool(name: string, raw: unknown, stores: StoreRegistry): CallToolResult {
+  if (name !== TOOL_NAME) return fail(`unknown tool "${name}" (this server has ${TOOL_NAME})`);
+  const parsed = parseToolArgs(raw);
+  if (!parsed.ok) return fail(parsed.error);
+  try {
+    return ok(sessionSearch(parsed.args, stores));
+  } catch (err) {
+    if (err instanceof StoreError || err instanceof ToolError) return fail(err.message);
+    return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
+  }
+}
+
+export function createServer(stores: StoreRegistry): Server {
+  const server = new Server(
+    { name: 'lookback', version: pkg.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const tool = {
+    name: TOOL_NAME,
+    title: 'Recall past agent sessions',
+    description: DESCRIPTION,
+    inputSchema: inputJsonSchema(),
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  };
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [tool] }));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(request.params.name, request.params.arguments, stores),
+  );
+  return server;
+}
+
+/** Serves until the client closes stdin (or a signal); resolves with the exit code. */
+export async function serveStdio(stores: StoreRegistry): Promise<number> {
+  const server = createServer(stores);
+  const transport = new StdioServerTransport();
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const finish = (code: number) => {
+      if (done) return;
+      done = true;
+      stores.closeAll();
+      void server.close().catch(() => {});
+      // Let the process exit even when a signal, not the end of stdin, ended the session.
+      process.stdin.destroy();
+      resolve(code);
+    };
+    server.onclose = () => finish(0);
+    process.stdin.once('end', () => finish(0));
+    // A client that went away leaves stdout a broken pipe: stop quietly, no stack trace.
+    process.stdout.on('error', () => finish(0));
+    process.once('SIGTERM', () => finish(0));
+    process.once('SIGINT', () => finish(0));
+    server.connect(transport).catch((err: unknown) => {
+      process.stderr.write(
+        `lookback: mcp: ${sanitizeLine((err as Error)?.message ?? String(err))}\n`,
+      );
+      finish(1);
+    });
+  });
+}
+
+/** `lookback mcp [--db PATH | --profile NAME | --demo]`: the store named is the one calls read by default. */
+export async function runMcp(flags: Flags): Promise<number> {
+  if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
+  let main: MainStore;
+  if (flags.demo) {
+    // Generated once into the cache directory; the generator loads only for --demo.
+    const { ensureDemoStore } = await import('../cli/demoStore.js');
+    const { path } = ensureDemoStore();
+    main = { path, profile: 'demo' };
+  } else {
+    // Only located here: a store that does not exist yet is an error on each call, not at start.
+    const where = locateStore({ db: flags.db, profile: flags.profile });
+    main = { path: where.path, profile: where.profile };
+  }
+  const stores = new StoreRegistry(main, undefined, (w) =>
+    process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`),
+  );
+  return serveStdio(stores);
+}
