@@ -15,6 +15,7 @@ import { scroll } from '../../src/store/recall.js';
 import { routeQuery } from '../../src/store/query.js';
 import { benchAgents } from './agents.js';
 import { benchApp } from './app.js';
+import { benchMcp } from './mcp.js';
 import { fmt, median, row } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -23,8 +24,8 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-/** Sections to run, comma-separated (store, first, keys, memory, agents); all but agents by default. */
-const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory').split(','));
+/** Sections to run, comma-separated (store, first, keys, memory, agents, mcp); all but agents by default. */
+const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory,mcp').split(','));
 
 function time(fn: () => unknown, runs = RUNS): number {
   fn(); // warm: prepare statements, fill the page cache
@@ -181,3 +182,6 @@ if (['first', 'keys', 'memory'].some((s) => ONLY.has(s)))
 
 // Other agents' histories: LOOKBACK_BENCH_ONLY=agents (a million generated messages by default).
 if (ONLY.has('agents')) benchAgents(ROOT, BENCH_DIR, RUNS);
+
+// Recall over MCP: per-call latency beside the in-process call, memory over 10,000 calls.
+if (ONLY.has('mcp')) await benchMcp({ root: ROOT, store: storeFor(30), runs: RUNS });

@@ -1,0 +1,190 @@
+/**
+ * `LOOKBACK_BENCH_ONLY=mcp`: what an agent pays for recall over MCP.
+ *
+ * - start: spawn `lookback mcp`, initialize, first answer (paid once per agent session);
+ * - per call: the SDK client's round trip to the real server process beside the
+ *   same call in-process (same argument mapping, same recall functions, same
+ *   store), interleaved so machine noise lands on both; target: the medians
+ *   within 2 ms of each other;
+ * - memory: 10,000 calls of every shape with the server's RSS sampled, which
+ *   should stay flat.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { sessionSearch } from '../../src/mcp/call.js';
+import { StoreRegistry } from '../../src/mcp/stores.js';
+import { parseToolArgs } from '../../src/mcp/tool.js';
+import { fmt, mb, median, percentile, row } from './stats.js';
+
+const TARGET_OVERHEAD_MS = 2;
+const MEMORY_CALLS = 10_000;
+const SAMPLE_EVERY = 500;
+
+export interface McpBenchInput {
+  root: string;
+  /** The 200,000-message bench store (schema 30). */
+  store: string;
+  runs: number;
+}
+
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/** The calls an agent makes, over the bench store's longest session. */
+function workload(
+  store: string,
+): { label: string; args: (i: number) => Record<string, unknown> }[] {
+  const db = new Database(store, { readonly: true });
+  const long = db
+    .prepare(
+      `SELECT session_id, count(*) AS n FROM messages GROUP BY session_id ORDER BY n DESC LIMIT 1`,
+    )
+    .get() as { session_id: string; n: number };
+  const ids = (
+    db.prepare(`SELECT id FROM messages WHERE session_id = ? ORDER BY id`).all(long.session_id) as {
+      id: number;
+    }[]
+  ).map((r) => r.id);
+  const small = db
+    .prepare(
+      `SELECT session_id FROM messages GROUP BY session_id HAVING count(*) BETWEEN 8 AND 20 LIMIT 1`,
+    )
+    .get() as { session_id: string };
+  db.close();
+  return [
+    { label: 'browse (limit 3)', args: () => ({}) },
+    {
+      label: 'discover "pgbouncer timeout" (limit 3)',
+      args: () => ({ query: 'pgbouncer timeout' }),
+    },
+    { label: 'discover "migration" (limit 10)', args: () => ({ query: 'migration', limit: 10 }) },
+    {
+      label: `scroll window 5 (session of ${long.n.toLocaleString()})`,
+      args: (i) => ({
+        session_id: long.session_id,
+        around_message_id: ids[(i * 997) % ids.length],
+        window: 5,
+      }),
+    },
+    { label: 'read (8-20 messages)', args: () => ({ session_id: small.session_id }) },
+    {
+      label: `read (head+tail of ${long.n.toLocaleString()})`,
+      args: () => ({ session_id: long.session_id }),
+    },
+  ];
+}
+
+export async function benchMcp(input: McpBenchInput): Promise<void> {
+  // The SDK's client is only needed here; keep it out of the other sections' start-up.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const bin = join(input.root, 'dist', 'lookback.js');
+  const connect = async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', '--db', input.store],
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'lookback-bench', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  const ops = workload(input.store);
+
+  console.log(`\n## MCP server (lookback mcp over stdio, SDK client; ${input.store})`);
+  console.log('The machine is shared and noisy: read medians, not single runs.');
+
+  const starts: number[] = [];
+  const firsts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const { client } = await connect();
+    starts.push(performance.now() - t);
+    const t1 = performance.now();
+    await client.callTool({ name: 'session_search', arguments: {} });
+    firsts.push(performance.now() - t1);
+    await client.close();
+  }
+  row(['start: spawn → initialized (median of 5)', fmt(median(starts)), '']);
+  row(['first call after start (browse, cold store)', fmt(median(firsts)), '']);
+
+  const { client, transport } = await connect();
+  const stores = new StoreRegistry({ path: input.store, profile: 'default' });
+  const inProcess = (args: Record<string, unknown>) => {
+    const parsed = parseToolArgs(args);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return sessionSearch(parsed.args, stores);
+  };
+  const overMcp = async (args: Record<string, unknown>) => {
+    const r = await client.callTool({ name: 'session_search', arguments: args });
+    if (r.isError) throw new Error(JSON.stringify(r.content));
+    return r;
+  };
+
+  const n = input.runs * 5;
+  console.log(`\nper call (${n} interleaved runs each, median)`);
+  row(['call', 'in-process', 'over MCP', 'difference', 'p95 MCP'], 44, 12);
+  const diffs: number[] = [];
+  for (const op of ops) {
+    for (let w = 0; w < 5; w++) {
+      inProcess(op.args(w));
+      await overMcp(op.args(w));
+    }
+    const local: number[] = [];
+    const remote: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const args = op.args(i);
+      let t = performance.now();
+      inProcess(args);
+      local.push(performance.now() - t);
+      t = performance.now();
+      await overMcp(args);
+      remote.push(performance.now() - t);
+    }
+    const d = median(remote) - median(local);
+    diffs.push(d);
+    row([
+      op.label,
+      fmt(median(local)),
+      fmt(median(remote)),
+      `${d >= 0 ? '+' : ''}${fmt(d)}`,
+      fmt(percentile(remote, 95)),
+    ]);
+  }
+  const worst = Math.max(...diffs);
+  row([
+    `largest difference (target ≤ ${TARGET_OVERHEAD_MS} ms)`,
+    '',
+    '',
+    fmt(worst),
+    worst <= TARGET_OVERHEAD_MS ? 'met' : 'MISSED',
+  ]);
+
+  const pid = transport.pid;
+  if (pid === null) throw new Error('the MCP server has no pid');
+  console.log(`\nmemory: ${MEMORY_CALLS.toLocaleString()} calls cycling through the shapes above`);
+  const samples: { calls: number; rss: number }[] = [{ calls: 0, rss: rssOf(pid) }];
+  const t = performance.now();
+  for (let i = 1; i <= MEMORY_CALLS; i++) {
+    const op = ops[i % ops.length]!;
+    await overMcp(op.args(i));
+    if (i % SAMPLE_EVERY === 0) samples.push({ calls: i, rss: rssOf(pid) });
+  }
+  const secs = (performance.now() - t) / 1000;
+  console.log(
+    `server RSS every ${SAMPLE_EVERY} calls (MB): ${samples.map((x) => (x.rss / 1024 / 1024).toFixed(0)).join(' ')}`,
+  );
+  // V8 grows its heap to a working size over the first few thousand calls; flat
+  // memory means no growth after that, so the second half is what is judged.
+  const half = samples.filter((x) => x.calls >= MEMORY_CALLS / 2);
+  const growth = half[half.length - 1]!.rss - half[0]!.rss;
+  row([`RSS after ${MEMORY_CALLS.toLocaleString()} calls`, mb(samples.at(-1)!.rss), '']);
+  row(['RSS change over the second half of the calls', mb(growth), '']);
+  row(['RSS max of the samples', mb(Math.max(...samples.map((x) => x.rss))), '']);
+  row(['throughput (calls/s, one client, sequential)', (MEMORY_CALLS / secs).toFixed(0), '']);
+  await client.close();
+  stores.closeAll();
+}
