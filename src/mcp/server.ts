@@ -96,7 +96,9 @@ export async function serveStdio(stores: StoreRegistry): Promise<number> {
       resolve(code);
     };
     server.onclose = () => finish(0);
-    process.stdin.once('end', () => finish(0));
+    // Calls are answered synchronously, but the SDK sends each answer from a promise
+    // callback: let those run before closing, so the last requests still get replies.
+    process.stdin.once('end', () => setImmediate(() => finish(0)));
     // A client that went away leaves stdout a broken pipe: stop quietly, no stack trace.
     process.stdout.on('error', () => finish(0));
     process.once('SIGTERM', () => finish(0));

@@ -307,6 +307,13 @@ describe('bad calls get one line and the server keeps answering', () => {
     expect(hermes.json).toEqual(cli(['recent', '--limit', '2']));
   });
 
+  it('filters lookback cannot apply yet are refused, not ignored', async () => {
+    await expectError({ query: 'billing', after: '7d' }, /^after is not supported/);
+    await expectError({ before: '2026-01-01' }, /^before is not supported/);
+    await expectError({ query: 'billing', detail: 'full' }, /^detail is not supported/);
+    await expectError({ exclude_session_ids: [long.session_id] }, /^exclude_session_ids is not/);
+  });
+
   it('a profile that is not a name, or has no store', async () => {
     await expectError(
       { profile: '../../etc', limit: 1 },
