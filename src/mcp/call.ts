@@ -4,10 +4,12 @@
  * which store it reads and which function answers it. The answers are the
  * objects `lookback recent|search|scroll|read --json` prints, untouched.
  */
+import { AGENTS, isAgent, type Agent } from '../agents/model.js';
 import { parseAnchor } from '../anchors/parse.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import type { Store } from '../store/store.js';
 import type { Sort } from '../store/types.js';
+import type { AgentIndex } from './agents.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
 
@@ -22,14 +24,15 @@ export const LIMIT_MAX = 10;
 export const NATIVE_AGENT = 'hermes';
 
 export type Call =
-  | { shape: 'scroll'; sessionId: string; aroundId: number; window?: number }
+  /** Hermes message ids are integers; other agents' anchors may be strings. */
+  | { shape: 'scroll'; sessionId: string; aroundId: number | string; window?: number }
   | { shape: 'read'; sessionId: string }
   | { shape: 'browse'; limit: number }
   | { shape: 'discover'; query: string; limit: number; sort?: Sort; roles?: string[] };
 
 export interface Plan {
   /** Whose history: `hermes` or another agent's name. */
-  agent: string;
+  agent: typeof NATIVE_AGENT | Agent;
   /** The profile whose store answers; undefined for the server's own store. */
   profile?: string;
   call: Call;
@@ -46,14 +49,16 @@ const NOT_YET: readonly (keyof SessionSearchArgs)[] = [
 const WITH_PROFILE = /^@session:[^/\s]+\//;
 
 /** What `session_id` names: a plain id, or a pasted link or scroll call. */
-function target(args: SessionSearchArgs): {
+interface Target {
   sessionId?: string;
   profile?: string;
-  aroundId?: number;
+  aroundId?: number | string;
   window?: number;
-} {
+}
+
+function target(args: SessionSearchArgs): Target {
   const raw = args.session_id?.trim();
-  const out: { sessionId?: string; profile?: string; aroundId?: number; window?: number } = {};
+  const out: Target = {};
   if (args.profile !== undefined) out.profile = args.profile.trim();
   if (args.around_message_id !== undefined) out.aroundId = args.around_message_id;
   if (args.window !== undefined) out.window = args.window;
@@ -71,7 +76,7 @@ function target(args: SessionSearchArgs): {
     }
   } else if (anchor?.kind === 'scroll') {
     out.sessionId = anchor.sessionId;
-    if (out.aroundId !== undefined && out.aroundId !== anchor.messageId)
+    if (out.aroundId !== undefined && String(out.aroundId) !== String(anchor.messageId))
       throw new ToolError(
         `session_id is a scroll call around message ${anchor.messageId} but around_message_id is ${out.aroundId}; pass one of them`,
       );
@@ -81,6 +86,22 @@ function target(args: SessionSearchArgs): {
     out.sessionId = anchor?.kind === 'sessionId' ? anchor.sessionId : raw;
   }
   return out;
+}
+
+/** Hermes, or one agent lookback indexes; anything else is refused by name. */
+function agentOf(value: string | undefined): Plan['agent'] {
+  const name = value?.trim().toLowerCase() || NATIVE_AGENT;
+  if (name === NATIVE_AGENT || isAgent(name)) return name;
+  throw new ToolError(
+    `agent "${value}" not indexed: lookback answers for ${[NATIVE_AGENT, ...AGENTS].join(', ')} (one per call)`,
+  );
+}
+
+/** A Hermes message id: the schema lets other agents' string anchors through. */
+function hermesMessageId(id: number | string): number {
+  if (typeof id === 'number') return id;
+  if (/^\d+$/.test(id.trim())) return Number(id.trim());
+  throw new ToolError(`around_message_id of a Hermes session is a whole number, not "${id}"`);
 }
 
 function clampLimit(limit: number | undefined): number {
@@ -104,7 +125,7 @@ export function planCall(args: SessionSearchArgs): Plan {
   for (const name of NOT_YET)
     if (args[name] !== undefined)
       throw new ToolError(`${name} is not supported by this version of lookback yet`);
-  const agent = args.agent?.trim().toLowerCase() || NATIVE_AGENT;
+  const agent = agentOf(args.agent);
   const t = target(args);
   const where = t.profile ? { profile: t.profile } : {};
   const plan = (call: Call): Plan => ({ agent, ...where, call });
@@ -135,7 +156,7 @@ export function planCall(args: SessionSearchArgs): Plan {
 export function answerFromStore(store: Store, call: Call): Record<string, Json> {
   switch (call.shape) {
     case 'scroll':
-      return scrollJson(store, call.sessionId, call.aroundId, call.window);
+      return scrollJson(store, call.sessionId, hermesMessageId(call.aroundId), call.window);
     case 'read':
       return readJson(store, call.sessionId);
     case 'browse':
@@ -149,22 +170,19 @@ export function answerFromStore(store: Store, call: Call): Record<string, Json> 
   }
 }
 
-/**
- * Other agents' histories live in lookback's own index, built separately.
- * Until it exists every such call is refused by name.
- */
-function answerFromIndex(agent: string, _plan: Plan): Record<string, Json> {
-  throw new ToolError(
-    `agent "${agent}" not indexed: this lookback reads only the Hermes store (agent "${NATIVE_AGENT}")`,
-  );
+/** Where answers come from: Hermes stores per profile, and lookback's index of the other agents. */
+export interface Sources {
+  stores: StoreRegistry;
+  agents: AgentIndex;
 }
 
 /** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
-export function sessionSearch(
-  args: SessionSearchArgs,
-  stores: StoreRegistry,
-): Record<string, Json> {
+export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<string, Json> {
   const plan = planCall(args);
-  if (plan.agent !== NATIVE_AGENT) return answerFromIndex(plan.agent, plan);
-  return stores.use(plan.profile, (store) => answerFromStore(store, plan.call));
+  if (plan.agent !== NATIVE_AGENT) {
+    if (plan.profile !== undefined)
+      throw new ToolError(`profile is for Hermes stores; agent "${plan.agent}" has none`);
+    return from.agents.answer(plan.agent, plan.call);
+  }
+  return from.stores.use(plan.profile, (store) => answerFromStore(store, plan.call));
 }

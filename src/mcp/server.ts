@@ -21,7 +21,8 @@ import { StoreError } from '../store/errors.js';
 import { locateStore } from '../store/locate.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { sessionSearch, ToolError } from './call.js';
+import { AgentIndex } from './agents.js';
+import { sessionSearch, ToolError, type Sources } from './call.js';
 import { StoreRegistry, type MainStore } from './stores.js';
 import { DESCRIPTION, inputJsonSchema, parseToolArgs, TOOL_NAME } from './tool.js';
 
@@ -44,19 +45,19 @@ function fail(message: string): CallToolResult {
 }
 
 /** Runs one tool call; never throws (a store or argument problem is an error result). */
-export function callTool(name: string, raw: unknown, stores: StoreRegistry): CallToolResult {
+export function callTool(name: string, raw: unknown, from: Sources): CallToolResult {
   if (name !== TOOL_NAME) return fail(`unknown tool "${name}" (this server has ${TOOL_NAME})`);
   const parsed = parseToolArgs(raw);
   if (!parsed.ok) return fail(parsed.error);
   try {
-    return ok(sessionSearch(parsed.args, stores));
+    return ok(sessionSearch(parsed.args, from));
   } catch (err) {
     if (err instanceof StoreError || err instanceof ToolError) return fail(err.message);
     return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
   }
 }
 
-export function createServer(stores: StoreRegistry): Server {
+export function createServer(from: Sources): Server {
   const server = new Server(
     { name: 'lookback', version: pkg.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -75,21 +76,22 @@ export function createServer(stores: StoreRegistry): Server {
   };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [tool] }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(request.params.name, request.params.arguments, stores),
+    callTool(request.params.name, request.params.arguments, from),
   );
   return server;
 }
 
 /** Serves until the client closes stdin (or a signal); resolves with the exit code. */
-export async function serveStdio(stores: StoreRegistry): Promise<number> {
-  const server = createServer(stores);
+export async function serveStdio(from: Sources): Promise<number> {
+  const server = createServer(from);
   const transport = new StdioServerTransport();
   return new Promise<number>((resolve) => {
     let done = false;
     const finish = (code: number) => {
       if (done) return;
       done = true;
-      stores.closeAll();
+      from.stores.closeAll();
+      from.agents.close();
       void server.close().catch(() => {});
       // Let the process exit even when a signal, not the end of stdin, ended the session.
       process.stdin.destroy();
@@ -126,8 +128,9 @@ export async function runMcp(flags: Flags): Promise<number> {
     const where = locateStore({ db: flags.db, profile: flags.profile });
     main = { path: where.path, profile: where.profile };
   }
-  const stores = new StoreRegistry(main, undefined, (w) =>
-    process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`),
-  );
-  return serveStdio(stores);
+  const warn = (w: string) => process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
+  return serveStdio({
+    stores: new StoreRegistry(main, undefined, warn),
+    agents: new AgentIndex(warn),
+  });
 }

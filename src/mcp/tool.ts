@@ -41,6 +41,10 @@ ANCHORS PASTED BY THE USER
   - a link, e.g. @session:work/20260301_120000_ab12cd: pass the whole link as session_id (it names the profile too), or split it into profile="work" and session_id="20260301_120000_ab12cd";
   - a list of {"session_id", "around_message_id"} pairs: make one scroll call per pair.
 
+OTHER AGENTS
+
+  Pass agent="claude" (Claude Code), "codex", "gemini", "opencode" or "praisonai" with any shape to search that agent's history instead of Hermes'. Their message ids may be strings: pass them back as around_message_id unchanged.
+
 QUERY SYNTAX
 
   Words are ANDed. Use OR for either (\`alpha OR beta\`), quotes for a phrase (\`"connection pool"\`), NOT to exclude (\`python NOT java\`), a trailing * for a prefix (\`deploy*\`). Chinese, Japanese and Korean text is matched as substrings.
@@ -60,9 +64,12 @@ export const sessionSearchArgs = z
     session_id: str(
       'Scroll and read shapes: the session to read in, from a discover or browse result, or a pasted anchor (an @session:<profile>/<id> link or a whole session_search(...) scroll call).',
     ).optional(),
-    around_message_id: int(
-      'Scroll shape: the message to centre the window on (a match_message_id, or any id from an earlier window). Needs session_id.',
-    ).optional(),
+    around_message_id: z
+      .union([z.number().int(), z.string().min(1)])
+      .describe(
+        "Scroll shape: the message to centre the window on (a match_message_id, or any id from an earlier window). Needs session_id. A whole number for Hermes sessions; other agents' ids may be strings.",
+      )
+      .optional(),
     window: int(
       'Scroll shape: messages on each side of around_message_id, clamped to 1..20. Default 5.',
     ).optional(),
@@ -98,10 +105,10 @@ export const sessionSearchArgs = z
       )
       .optional(),
     profile: str(
-      'Any shape: the Hermes profile whose store to read (the <profile> of an @session:<profile>/<id> link). Omit for the store lookback was started on.',
+      'Any shape, Hermes only: the profile whose store to read (the <profile> of an @session:<profile>/<id> link). Omit for the store lookback was started on.',
     ).optional(),
     agent: str(
-      'Any shape: whose history to search: hermes (default), or another agent lookback has indexed (claude, codex, gemini, opencode, praisonai).',
+      "Any shape: whose history: hermes (default), claude (Claude Code), codex, gemini, opencode or praisonai. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),
   })
   .strict();

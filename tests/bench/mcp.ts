@@ -13,8 +13,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sessionSearch } from '../../src/mcp/call.js';
+import { AgentIndex } from '../../src/mcp/agents.js';
 import { StoreRegistry } from '../../src/mcp/stores.js';
 import { parseToolArgs } from '../../src/mcp/tool.js';
+import { visibleMessage } from '../../src/store/sqlParts.js';
+import { Store } from '../../src/store/store.js';
 import { fmt, mb, median, percentile, row } from './stats.js';
 
 const TARGET_OVERHEAD_MS = 2;
@@ -37,6 +40,10 @@ function rssOf(pid: number): number {
 function workload(
   store: string,
 ): { label: string; args: (i: number) => Record<string, unknown> }[] {
+  const layout = Store.open(store);
+  // Rewound and hidden rows never surface in a scroll: anchor only on messages that do.
+  const visible = visibleMessage(layout.layout, 'm');
+  layout.close();
   const db = new Database(store, { readonly: true });
   const long = db
     .prepare(
@@ -44,7 +51,9 @@ function workload(
     )
     .get() as { session_id: string; n: number };
   const ids = (
-    db.prepare(`SELECT id FROM messages WHERE session_id = ? ORDER BY id`).all(long.session_id) as {
+    db
+      .prepare(`SELECT m.id FROM messages m WHERE m.session_id = ? AND ${visible} ORDER BY m.id`)
+      .all(long.session_id) as {
       id: number;
     }[]
   ).map((r) => r.id);
@@ -113,10 +122,11 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
 
   const { client, transport } = await connect();
   const stores = new StoreRegistry({ path: input.store, profile: 'default' });
+  const agents = new AgentIndex();
   const inProcess = (args: Record<string, unknown>) => {
     const parsed = parseToolArgs(args);
     if (!parsed.ok) throw new Error(parsed.error);
-    return sessionSearch(parsed.args, stores);
+    return sessionSearch(parsed.args, { stores, agents });
   };
   const overMcp = async (args: Record<string, unknown>) => {
     const r = await client.callTool({ name: 'session_search', arguments: args });

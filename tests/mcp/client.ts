@@ -4,8 +4,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fixtures.js';
 
 export interface Server {
   client: Client;
@@ -38,7 +40,8 @@ export async function startServer(
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
-    env: { ...ISOLATED_ENV, ...env },
+    // Other agents' index goes to a fresh temp file unless the test names one.
+    env: { ...ISOLATED_ENV, LOOKBACK_INDEX: join(tempDir(), 'agents.db'), ...env },
     stderr: 'pipe',
   });
   let err = '';

@@ -90,7 +90,7 @@ describe('the handshake', () => {
     expect(tool.annotations?.readOnlyHint).toBe(true);
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.inputSchema.additionalProperties).toBe(false);
-    const props = tool.inputSchema.properties as Record<string, { type?: string; enum?: string[] }>;
+    const props = tool.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(props)).toEqual([
       'query',
       'session_id',
@@ -106,7 +106,9 @@ describe('the handshake', () => {
       'profile',
       'agent',
     ]);
-    expect(props.around_message_id!.type).toBe('integer');
+    expect(props.around_message_id).toMatchObject({
+      anyOf: [{ type: 'integer' }, { type: 'string' }],
+    });
     expect(props.sort!.enum).toEqual(['relevance', 'newest', 'oldest']);
     // The description teaches the four shapes and what to do with a pasted anchor.
     for (const words of ['DISCOVER', 'SCROLL', 'READ', 'BROWSE', '@session:'])
@@ -259,7 +261,11 @@ describe('bad calls get one line and the server keeps answering', () => {
       { limit: 'three', sort: 'sideways', colour: 'red' },
       /^bad arguments: limit: .*number.*; sort: .*"relevance"\|"newest"\|"oldest".*; unknown argument colour$/,
     );
-    await expectError({ around_message_id: 1.5, session_id: 'x' }, /around_message_id: .*int/);
+    await expectError({ around_message_id: 1.5, session_id: 'x' }, /around_message_id: /);
+    await expectError(
+      { around_message_id: 'msg_1', session_id: long.session_id },
+      /^around_message_id of a Hermes session is a whole number, not "msg_1"$/,
+    );
     await expectError({ exclude_session_ids: 'abc' }, /exclude_session_ids: .*array/);
   });
 
@@ -301,8 +307,9 @@ describe('bad calls get one line and the server keeps answering', () => {
     );
   });
 
-  it('an agent lookback has not indexed', async () => {
-    await expectError({ agent: 'claude', query: 'billing' }, /^agent "claude" not indexed/);
+  it('an agent lookback does not know', async () => {
+    await expectError({ agent: 'cursor', query: 'billing' }, /^agent "cursor" not indexed/);
+    await expectError({ agent: 'all' }, /^agent "all" not indexed: .*one per call/);
     const hermes = await call(server, { agent: 'Hermes', limit: 2 });
     expect(hermes.json).toEqual(cli(['recent', '--limit', '2']));
   });

@@ -1,0 +1,110 @@
+/**
+ * session_search(agent=…) over the other agents' sample histories: the same
+ * answers as `lookback … --agent NAME --json`, string anchors scroll, and the
+ * agents' files stay byte-for-byte unchanged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { lookback } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fixtures.js';
+import { IDS, buildHome, hashTree } from '../agents/samples.js';
+import { call, startServer, type Server } from './client.js';
+
+let home: string;
+let env: Record<string, string>;
+let before: Record<string, string>;
+let server: Server;
+
+type Obj = Record<string, unknown>;
+
+beforeAll(async () => {
+  const dir = tempDir();
+  home = join(dir, 'home');
+  buildHome(home);
+  env = {
+    HOME: home,
+    LOOKBACK_INDEX: join(dir, 'index', 'agents.db'),
+    XDG_DATA_HOME: '',
+    XDG_CONFIG_HOME: '',
+  };
+  server = await startServer([], env);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const cli = (args: string[]) => lookback([...args, '--json'], env).json();
+
+describe('other agents over MCP', () => {
+  it('discover, scroll at the string anchor, read and browse answer as the CLI does', async () => {
+    const cases: [string, string, string, string][] = [
+      ['claude', 'payment gateway', IDS.claude, 'Done: the idempotency key is now required'],
+      ['codex', 'limiter middleware', IDS.codex, 'add a rate limiter to the token bucket'],
+      ['opencode', 'PriceTag', IDS.opencode, 'The timestamp in PriceTag renders differently'],
+      ['praisonai', 'wireguard', IDS.praisonai, 'the wireguard tunnel drops every hour'],
+    ];
+    for (const [agent, query, sid, text] of cases) {
+      const found = await call(server, { agent, query });
+      expect(found.isError, found.text).toBe(false);
+      expect(found.json).toEqual(cli(['search', query, '--agent', agent, '--limit', '3']));
+      const hit = (found.json.results as Obj[])[0]!;
+      expect(hit).toMatchObject({ agent, session_id: sid });
+      const anchor = String(hit.match_message_id);
+      const matched = (hit.messages as Obj[]).find((m) => m.anchor === true)!;
+      expect(String(matched.content)).toContain(text);
+
+      const scrolled = await call(server, { agent, session_id: sid, around_message_id: anchor });
+      expect(scrolled.json).toEqual(cli(['scroll', '--agent', agent, sid, anchor]));
+      const at = (scrolled.json.messages as Obj[]).find((m) => m.anchor === true)!;
+      expect(String(at.content)).toContain(text);
+
+      const read = await call(server, { agent, session_id: sid });
+      expect(read.json).toEqual(cli(['read', '--agent', agent, sid]));
+      const browsed = await call(server, { agent, limit: 5 });
+      expect(browsed.json).toEqual(cli(['recent', '--agent', agent, '--limit', '5']));
+    }
+  });
+
+  it('a conversation the agent wrote after the server started is found on the next call', async () => {
+    const word = 'zebracrossing';
+    expect((await call(server, { agent: 'claude', query: word })).json.count).toBe(0);
+    // Claude Code appends a user turn to the session's transcript.
+    const dir = join(home, '.claude', 'projects');
+    const project = readdirSync(dir)[0]!;
+    const file = join(dir, project, `${IDS.claude}.jsonl`);
+    appendFileSync(
+      file,
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u-zebra',
+        parentUuid: null,
+        sessionId: IDS.claude,
+        timestamp: '2026-11-20T10:00:00.000Z',
+        cwd: '/home/ana/shop',
+        message: { role: 'user', content: `is the ${word} sign fixed?` },
+      }) + '\n',
+    );
+    const found = await call(server, { agent: 'claude', query: word });
+    const hit = (found.json.results as Obj[])[0]!;
+    expect(hit).toMatchObject({
+      agent: 'claude',
+      session_id: IDS.claude,
+      match_message_id: 'u-zebra',
+    });
+    expect(String(hit.snippet)).toContain(`>>>${word}<<<`);
+    before = hashTree(home);
+  });
+
+  it('refuses what only makes sense for Hermes, in one line', async () => {
+    const a = await call(server, { agent: 'codex', profile: 'work' });
+    expect(a.isError).toBe(true);
+    expect(a.json.error).toBe('profile is for Hermes stores; agent "codex" has none');
+    const missing = await call(server, { agent: 'gemini', session_id: 'no-such-session' });
+    expect(missing.isError).toBe(true);
+    expect(missing.json).toEqual(cli(['read', '--agent', 'gemini', 'no-such-session']));
+    // Reading never changed an agent's file.
+    expect(hashTree(home)).toEqual(before);
+  });
+});
