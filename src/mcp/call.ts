@@ -8,7 +8,8 @@ import { AGENTS, isAgent, type Agent } from '../agents/model.js';
 import { parseAnchor } from '../anchors/parse.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import type { Store } from '../store/store.js';
-import type { Sort } from '../store/types.js';
+import { parseWhen } from '../store/time.js';
+import type { Detail, Filters, Sort } from '../store/types.js';
 import type { AgentIndex } from './agents.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
@@ -27,8 +28,16 @@ export type Call =
   /** Hermes message ids are integers; other agents' anchors may be strings. */
   | { shape: 'scroll'; sessionId: string; aroundId: number | string; window?: number }
   | { shape: 'read'; sessionId: string }
-  | { shape: 'browse'; limit: number }
-  | { shape: 'discover'; query: string; limit: number; sort?: Sort; roles?: string[] };
+  | { shape: 'browse'; limit: number; filters?: Filters }
+  | {
+      shape: 'discover';
+      query: string;
+      limit: number;
+      sort?: Sort;
+      roles?: string[];
+      detail?: Detail;
+      filters?: Filters;
+    };
 
 export interface Plan {
   /** Whose history: `hermes` or another agent's name. */
@@ -37,14 +46,6 @@ export interface Plan {
   profile?: string;
   call: Call;
 }
-
-/** Arguments the recall functions cannot honour yet: an error beats an answer that ignores them. */
-const NOT_YET: readonly (keyof SessionSearchArgs)[] = [
-  'detail',
-  'after',
-  'before',
-  'exclude_session_ids',
-];
 
 const WITH_PROFILE = /^@session:[^/\s]+\//;
 
@@ -104,6 +105,28 @@ function hermesMessageId(id: number | string): number {
   throw new ToolError(`around_message_id of a Hermes session is a whole number, not "${id}"`);
 }
 
+/** A point in time for after/before, as the CLI's --after/--before read it. */
+function when(name: 'after' | 'before', value: string, now: Date): number {
+  const at = parseWhen(value, now);
+  if (at === null)
+    throw new ToolError(
+      `${name} takes a date (2026-08-01, 2026-08-01T14:30), a span back (7d, 24h, 2w), today or yesterday, not "${value}"`,
+    );
+  return at;
+}
+
+/** The browse/discover filters the call asks for; undefined when none. */
+function filters(args: SessionSearchArgs, now = new Date()): Filters | undefined {
+  const f: Filters = {};
+  if (args.after !== undefined) f.after = when('after', args.after, now);
+  if (args.before !== undefined) f.before = when('before', args.before, now);
+  if (f.after !== undefined && f.before !== undefined && f.after >= f.before)
+    throw new ToolError('after must be earlier than before');
+  const excluded = (args.exclude_session_ids ?? []).map((id) => id.trim()).filter(Boolean);
+  if (excluded.length > 0) f.excludeSessionIds = excluded;
+  return Object.keys(f).length > 0 ? f : undefined;
+}
+
 function clampLimit(limit: number | undefined): number {
   return Math.max(1, Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX));
 }
@@ -122,9 +145,6 @@ function roles(filter: string | undefined): string[] | undefined {
  * a query discovers.
  */
 export function planCall(args: SessionSearchArgs): Plan {
-  for (const name of NOT_YET)
-    if (args[name] !== undefined)
-      throw new ToolError(`${name} is not supported by this version of lookback yet`);
   const agent = agentOf(args.agent);
   const t = target(args);
   const where = t.profile ? { profile: t.profile } : {};
@@ -140,8 +160,12 @@ export function planCall(args: SessionSearchArgs): Plan {
     throw new ToolError('around_message_id needs the session_id it belongs to');
   if (t.sessionId !== undefined) return plan({ shape: 'read', sessionId: t.sessionId });
   const limit = clampLimit(args.limit);
+  const f = filters(args);
   const query = args.query?.trim() ?? '';
-  if (query === '') return plan({ shape: 'browse', limit });
+  if (query === '') {
+    if (args.detail !== undefined) throw new ToolError('detail is for a query (discover shape)');
+    return plan({ shape: 'browse', limit, ...(f ? { filters: f } : {}) });
+  }
   const r = roles(args.role_filter);
   return plan({
     shape: 'discover',
@@ -149,6 +173,8 @@ export function planCall(args: SessionSearchArgs): Plan {
     limit,
     ...(args.sort ? { sort: args.sort } : {}),
     ...(r ? { roles: r } : {}),
+    ...(args.detail ? { detail: args.detail } : {}),
+    ...(f ? { filters: f } : {}),
   });
 }
 
@@ -160,12 +186,17 @@ export function answerFromStore(store: Store, call: Call): Record<string, Json> 
     case 'read':
       return readJson(store, call.sessionId);
     case 'browse':
-      return recentJson(store, { limit: call.limit });
+      return recentJson(store, {
+        limit: call.limit,
+        ...(call.filters ? { filters: call.filters } : {}),
+      });
     case 'discover':
       return searchJson(store, call.query, {
         limit: call.limit,
         ...(call.sort ? { sort: call.sort } : {}),
         ...(call.roles ? { roles: call.roles } : {}),
+        ...(call.detail ? { detail: call.detail } : {}),
+        ...(call.filters ? { filters: call.filters } : {}),
       });
   }
 }
@@ -182,6 +213,11 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
   if (plan.agent !== NATIVE_AGENT) {
     if (plan.profile !== undefined)
       throw new ToolError(`profile is for Hermes stores; agent "${plan.agent}" has none`);
+    for (const name of ['detail', 'after', 'before', 'exclude_session_ids'] as const)
+      if (args[name] !== undefined)
+        throw new ToolError(
+          `${name} is for Hermes stores; lookback's index of "${plan.agent}" does not apply it yet`,
+        );
     return from.agents.answer(plan.agent, plan.call);
   }
   return from.stores.use(plan.profile, (store) => answerFromStore(store, plan.call));

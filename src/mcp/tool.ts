@@ -83,19 +83,19 @@ export const sessionSearchArgs = z
       )
       .optional(),
     detail: z
-      .enum(['adaptive', 'full'])
+      .enum(['adaptive', 'full', 'compact'])
       .describe(
-        'Discover shape: adaptive (default) gives the first result its full context and the others only the matching message; full gives every result its context.',
+        'Discover shape: adaptive (default) gives the first result its full context and the others only the matching message; full gives every result its context; compact gives none.',
       )
       .optional(),
     role_filter: str(
       'Discover shape: comma-separated roles to search. Default "user,assistant"; add tool ("user,assistant,tool") to search tool output too.',
     ).optional(),
     after: str(
-      'Discover and browse shapes: only sessions started at or after this time: an ISO date (2026-03-01) or an age (7d, 24h, 2w).',
+      'Discover and browse shapes: only conversations started at or after this time: a date (2026-03-01, 2026-03-01T14:30), a span back (7d, 24h, 2w), today or yesterday.',
     ).optional(),
     before: str(
-      'Discover and browse shapes: only sessions started before this time: an ISO date or an age (7d, 24h, 2w).',
+      'Discover and browse shapes: only conversations started before this time (same forms as after).',
     ).optional(),
     exclude_session_ids: z
       .array(z.string())

@@ -101,6 +101,10 @@ describe('other agents over MCP', () => {
     const a = await call(server, { agent: 'codex', profile: 'work' });
     expect(a.isError).toBe(true);
     expect(a.json.error).toBe('profile is for Hermes stores; agent "codex" has none');
+    const dated = await call(server, { agent: 'claude', query: 'payment', after: '7d' });
+    expect(dated.json.error).toBe(
+      'after is for Hermes stores; lookback\'s index of "claude" does not apply it yet',
+    );
     const missing = await call(server, { agent: 'gemini', session_id: 'no-such-session' });
     expect(missing.isError).toBe(true);
     expect(missing.json).toEqual(cli(['read', '--agent', 'gemini', 'no-such-session']));

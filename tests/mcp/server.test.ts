@@ -200,6 +200,58 @@ describe('the four shapes answer what the CLI prints', () => {
   });
 });
 
+describe('filters and detail, as the CLI applies them', () => {
+  it('discover with after, before, exclude_session_ids and detail', async () => {
+    const all = await call(server, { query: 'migration', limit: 6 });
+    const first = (all.json.results as { session_id: string }[])[0]!.session_id;
+    const args = {
+      query: 'migration',
+      limit: 4,
+      after: '2026-01-01',
+      before: '2026-10-01',
+      detail: 'full',
+      exclude_session_ids: [first],
+    };
+    const a = await call(server, args);
+    expect(a.isError, a.text).toBe(false);
+    expect(a.json).toEqual(
+      cli([
+        'search',
+        'migration',
+        '--limit',
+        '4',
+        '--after',
+        '2026-01-01',
+        '--before',
+        '2026-10-01',
+        '--detail',
+        'full',
+        '--exclude',
+        first,
+      ]),
+    );
+    const results = a.json.results as { session_id: string; when: string; detail: string }[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.map((r) => r.session_id)).not.toContain(first);
+    for (const r of results) expect(r.detail).toBe('full');
+    const adaptive = await call(server, { ...args, detail: undefined });
+    const details = (adaptive.json.results as { detail: string }[]).map((r) => r.detail);
+    expect(details).toEqual(['full', ...details.slice(1).map(() => 'compact')]);
+  });
+
+  it('browse with a date range, and without a conversation', async () => {
+    const a = await call(server, { limit: 5, after: '2026-03-01', before: '2026-09-01' });
+    expect(a.json).toEqual(
+      cli(['recent', '--limit', '5', '--after', '2026-03-01', '--before', '2026-09-01']),
+    );
+    const top = (await call(server, { limit: 5 })).json.results as { session_id: string }[];
+    const without = await call(server, { limit: 4, exclude_session_ids: [top[0]!.session_id] });
+    expect((without.json.results as { session_id: string }[]).map((r) => r.session_id)).toEqual(
+      top.slice(1).map((r) => r.session_id),
+    );
+  });
+});
+
 describe('anchors copied from the app', () => {
   it('a scroll call, turned into arguments as a model does, opens the same window', async () => {
     const copied = scrollCall({ sessionId: long.session_id, messageId: long.mid });
@@ -314,11 +366,13 @@ describe('bad calls get one line and the server keeps answering', () => {
     expect(hermes.json).toEqual(cli(['recent', '--limit', '2']));
   });
 
-  it('filters lookback cannot apply yet are refused, not ignored', async () => {
-    await expectError({ query: 'billing', after: '7d' }, /^after is not supported/);
-    await expectError({ before: '2026-01-01' }, /^before is not supported/);
-    await expectError({ query: 'billing', detail: 'full' }, /^detail is not supported/);
-    await expectError({ exclude_session_ids: [long.session_id] }, /^exclude_session_ids is not/);
+  it('dates it cannot read, and an empty range', async () => {
+    await expectError({ query: 'billing', after: 'soon' }, /^after takes a date .*, not "soon"$/);
+    await expectError(
+      { after: '2026-06-01', before: '2026-01-01' },
+      /^after must be earlier than before$/,
+    );
+    await expectError({ detail: 'full' }, /^detail is for a query/);
   });
 
   it('a profile that is not a name, or has no store', async () => {
