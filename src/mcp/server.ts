@@ -18,12 +18,13 @@ import {
 import pkg from '../../package.json' with { type: 'json' };
 import { inertJson, UsageError, type Flags } from '../cli/commands.js';
 import { StoreError } from '../store/errors.js';
-import { locateStore } from '../store/locate.js';
+import { PROFILE_NAME } from '../store/profiles.js';
+import { chooseStoreOnDisk } from '../cli/storeChoice.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { AgentIndex } from './agents.js';
 import { sessionSearch, ToolError, type Sources } from './call.js';
-import { StoreRegistry, type MainStore } from './stores.js';
+import { StoreRegistry, type Locate } from './stores.js';
 import { DESCRIPTION, inputJsonSchema, parseToolArgs, TOOL_NAME } from './tool.js';
 
 const INSTRUCTIONS =
@@ -52,7 +53,8 @@ export function callTool(name: string, raw: unknown, from: Sources): CallToolRes
   try {
     return ok(sessionSearch(parsed.args, from));
   } catch (err) {
-    if (err instanceof StoreError || err instanceof ToolError) return fail(err.message);
+    if (err instanceof StoreError || err instanceof ToolError || err instanceof UsageError)
+      return fail(err.message);
     return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
   }
 }
@@ -117,20 +119,32 @@ export async function serveStdio(from: Sources): Promise<number> {
 /** `lookback mcp [--db PATH | --profile NAME | --demo]`: the store named is the one calls read by default. */
 export async function runMcp(flags: Flags): Promise<number> {
   if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
-  let main: MainStore;
+  let demo: { path: string; profile: string } | null = null;
   if (flags.demo) {
     // Generated once into the cache directory; the generator loads only for --demo.
     const { ensureDemoStore } = await import('../cli/demoStore.js');
-    const { path } = ensureDemoStore();
-    main = { path, profile: 'demo' };
-  } else {
-    // Only located here: a store that does not exist yet is an error on each call, not at start.
-    const where = locateStore({ db: flags.db, profile: flags.profile });
-    main = { path: where.path, profile: where.profile };
+    demo = { path: ensureDemoStore().path, profile: 'demo' };
   }
+  // The CLI's own store choice, made on every call: a store missing at start is an
+  // error on each call (in the CLI's words) until it appears, not a server that
+  // fails to start.
+  const own = () => demo ?? chooseStoreOnDisk(flags);
+  let ownProfile = flags.profile ?? (demo ? 'demo' : undefined);
+  const locate: Locate = (profile) => {
+    if (profile === undefined || profile === ownProfile) {
+      const where = own();
+      ownProfile = where.profile;
+      return where;
+    }
+    if (!PROFILE_NAME.test(profile))
+      throw new ToolError(
+        `profile "${profile}" is not a profile name (lower-case letters, digits, - and _)`,
+      );
+    return chooseStoreOnDisk({ profile });
+  };
   const warn = (w: string) => process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
   return serveStdio({
-    stores: new StoreRegistry(main, undefined, warn),
+    stores: new StoreRegistry(locate, undefined, warn),
     agents: new AgentIndex(warn),
   });
 }

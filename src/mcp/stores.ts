@@ -1,19 +1,17 @@
 /**
- * One read-only Store per profile for the life of the MCP server, opened on
- * the first call that names the profile. Opening is most of a cold call's
- * cost (layout detection, statement preparation); every read afterwards runs
- * in a fresh snapshot, so a message the agent wrote between two calls is seen
- * by the second.
+ * One read-only Store per store file for the life of the MCP server, opened on
+ * the first call that needs it. Which file a call reads is decided on every
+ * call, with the command line's own store choice, so a store that appears,
+ * disappears or changes profile is followed, and a missing one is the CLI's
+ * error word for word. The Store itself closes its connection while idle and
+ * reads a fresh snapshot on each call: a message the agent wrote between two
+ * calls is in the second answer.
  */
 import { StoreError } from '../store/errors.js';
-import { locateStore } from '../store/locate.js';
 import { Store } from '../store/store.js';
 
-/** Where the server's own store is: the `--db`, `--profile` or `--demo` it was started with. */
-export interface MainStore {
-  path: string;
-  profile: string;
-}
+/** Where a profile's store is (undefined: the server's own); throws the CLI's error when there is none. */
+export type Locate = (profile: string | undefined) => { path: string; profile: string };
 
 export type OpenStore = (path: string, profile: string) => Store;
 
@@ -27,32 +25,24 @@ const FILE_ERRORS: ReadonlySet<StoreError['code']> = new Set([
   'io',
 ]);
 
-/** A profile name is a directory under ~/.hermes/profiles, never a path. */
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export class StoreRegistry {
   private readonly open = new Map<string, Store>();
   /** How many of each store's warnings were already reported. */
   private readonly reported = new Map<Store, number>();
 
   constructor(
-    private readonly main: MainStore,
+    private readonly locate: Locate,
     private readonly openStore: OpenStore = (path, profile) => Store.open(path, { profile }),
     private readonly warn: (line: string) => void = () => {},
   ) {}
 
-  /** The main store's profile name, the one `@session:<profile>/…` links from it carry. */
-  get mainProfile(): string {
-    return this.main.profile;
-  }
-
-  /** The store of `profile` (the main one when omitted or when it names the main one). */
+  /** The store of `profile` (the server's own when omitted). */
   get(profile?: string): Store {
-    const name = profile === undefined || profile === '' ? this.main.profile : profile;
-    let store = this.open.get(name);
+    const where = this.locate(profile === '' ? undefined : profile);
+    let store = this.open.get(where.path);
     if (!store) {
-      store = this.openStore(this.pathOf(name), name);
-      this.open.set(name, store);
+      store = this.openStore(where.path, where.profile);
+      this.open.set(where.path, store);
     }
     this.reportWarnings(store);
     return store;
@@ -77,15 +67,8 @@ export class StoreRegistry {
     this.reported.clear();
   }
 
-  private pathOf(name: string): string {
-    if (name === this.main.profile) return this.main.path;
-    if (!PROFILE_NAME.test(name))
-      throw new StoreError(`profile "${name}" is not a profile name`, 'not-found');
-    return locateStore({ profile: name }).path;
-  }
-
   private forget(store: Store): void {
-    for (const [name, s] of this.open) if (s === store) this.open.delete(name);
+    for (const [path, s] of this.open) if (s === store) this.open.delete(path);
     this.reported.delete(store);
     store.close();
   }

@@ -121,7 +121,7 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   row(['first call after start (browse, cold store)', fmt(median(firsts)), '']);
 
   const { client, transport } = await connect();
-  const stores = new StoreRegistry({ path: input.store, profile: 'default' });
+  const stores = new StoreRegistry(() => ({ path: input.store, profile: 'default' }));
   const agents = new AgentIndex();
   const inProcess = (args: Record<string, unknown>) => {
     const parsed = parseToolArgs(args);

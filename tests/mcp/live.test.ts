@@ -92,7 +92,8 @@ describe('a live store', () => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
     const gone = await call(server, { limit: 2 });
     expect(gone.isError).toBe(true);
-    expect(gone.json.error).toMatch(/deleted|not found|does not exist|no such/i);
+    expect(gone.json).toEqual(lookback(['recent', '--limit', '2', '--db', db, '--json']).json());
+    expect(gone.json.error).toContain(`no store at ${db}`);
     copyFileSync(join(FIXTURE_DIR, 'hermes-v16.db'), db);
     const back = await call(server, { limit: 2 });
     expect(back.isError).toBe(false);

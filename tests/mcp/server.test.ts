@@ -380,6 +380,10 @@ describe('bad calls get one line and the server keeps answering', () => {
       { profile: '../../etc', limit: 1 },
       /profile "..\/..\/etc" is not a profile name/,
     );
-    await expectError({ profile: 'nosuch', limit: 1 }, /nosuch.*state\.db/);
+    const none = await expectError({ profile: 'nosuch', limit: 1 }, /^no profile named nosuch/);
+    // The command line's store choice, in its words.
+    const r = lookback(['recent', '--profile', 'nosuch', '--limit', '1', '--json']);
+    expect(r.code).toBe(1);
+    expect(none.json).toEqual(r.json());
   });
 });
