@@ -5,7 +5,13 @@ import type { Controller } from '../src/app/controller/controller.js';
 import { tildePath } from '../src/text/format.js';
 import { hints } from '../src/app/input/hints.js';
 import type { Size } from '../src/app/geometry/screen.js';
-import { screenOf, viewHeight } from '../src/app/state/selectors.js';
+import {
+  listPane,
+  previewTarget,
+  screenOf,
+  viewHeight,
+  viewMatchesSelection,
+} from '../src/app/state/selectors.js';
 import type { AppState } from '../src/app/state/types.js';
 import { useTerminalSize } from './useTerminalSize.js';
 import { CopyMenu } from './CopyMenu.js';
@@ -83,6 +89,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       complete={s.recent.complete}
       showHidden={s.showHidden}
       expanded={s.recent.branches}
+      newAbove={s.recent.newAbove}
       now={s.now}
     />
   );
@@ -103,10 +110,14 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       now={s.now}
     />
   );
+  const target = previewTarget(s);
   const messages = (
     <MessageWindow
       key="messages"
       view={s.view}
+      showView={viewMatchesSelection(s)}
+      target={target ? { title: target.title, source: target.source } : null}
+      home={home}
       viewHeight={viewHeight(s)}
       width={screen.widths.messages}
       height={h}
@@ -127,8 +138,12 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         height={h}
       />
     );
-  else if (screen.wide) body = <>{[recent, results, messages]}</>;
-  else body = s.pane === 'recent' ? recent : s.pane === 'results' ? results : messages;
+  else {
+    // One list under the search line: Recent while it is empty, Results otherwise.
+    const list = listPane(s) === 'recent' ? recent : results;
+    if (screen.wide) body = <>{[list, messages]}</>;
+    else body = s.pane === 'messages' ? messages : list;
+  }
   const hintCtx = s.typing ? 'search' : s.pane;
   return (
     <Box flexDirection="column" width={screen.cols} height={screen.height}>

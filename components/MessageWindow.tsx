@@ -10,12 +10,22 @@ import {
 import type { MarkRef, Message } from '../src/app/model.js';
 import { measureAt, messageTextWidth } from '../src/app/state/selectors.js';
 import type { MessageView } from '../src/app/state/types.js';
+import { contextParts } from '../src/app/context.js';
+import { isLive } from '../src/app/conversationStatus.js';
 import { glyph } from '../src/app/theme.js';
 import { messageCount, position, visibleSlice } from '../src/app/geometry/window.js';
 import { Pane } from './Pane.js';
 
 export interface MessageWindowProps {
   view: MessageView | null;
+  /**
+   * The view is the conversation beside the selection (or the one being read).
+   * When false the pane shows `target`'s title and "loading…", never the view's text.
+   */
+  showView: boolean;
+  /** The selected row the pane previews (null: nothing selected). */
+  target: { title: string; source: string } | null;
+  home: string;
   /** Lines of the scrolling area (the pane less the bookend lines). */
   viewHeight: number;
   width: number;
@@ -37,6 +47,12 @@ function bookend(label: string, m: Message | null, count: number, side: 'earlier
         ]
       : []),
   ];
+}
+
+/** The conversation's context: folder, branch, model, source, counts, tokens, cost, status. */
+function contextLine(v: MessageView, now: number, home: string): Line {
+  if (!v.context) return [{ text: v.source, tone: 'dim' }];
+  return [{ text: contextParts(v.context, now, home).join(' · '), tone: 'dim' }];
 }
 
 function positionLine(v: MessageView): string {
@@ -65,6 +81,7 @@ export function windowLines(p: MessageWindowProps): Line[] {
   const lines: Line[] = [];
   const { win } = v;
   const loaded = messageCount(win.items);
+  lines.push(contextLine(v, p.now, p.home));
   if (!win.atStart) lines.push(bookend('start', v.bookStart, win.before, 'earlier'));
   const marked = new Set(p.marks.map((m) => `${m.sessionId}#${m.messageId}`));
   const width = messageTextWidth(inner);
@@ -107,22 +124,35 @@ export function windowLines(p: MessageWindowProps): Line[] {
 }
 
 function MessageWindowView(p: MessageWindowProps): React.JSX.Element {
-  const v = p.view;
+  const v = p.showView ? p.view : null;
   if (!v) {
+    // The selection moved and its conversation is not loaded yet: its own title
+    // and "loading", never the text of the conversation shown before.
+    const t = p.target;
     return (
       <Pane
-        title="Messages"
+        title={t ? `${t.title} · ${t.source}` : 'Messages'}
         width={p.width}
         height={p.height}
         focused={p.focused}
-        lines={[[{ text: '  Enter on a conversation or a result opens it here.', tone: 'dim' }]]}
+        lines={[
+          [
+            {
+              text: t ? '  loading…' : '  Select a conversation to preview it here.',
+              tone: 'dim',
+            },
+          ],
+        ]}
       />
     );
   }
   const last = v.win.items[v.win.items.length - 1];
-  const ago = last && last.kind === 'message' ? age(last.msg.timestamp, p.now) : '';
+  const lastAt = last && last.kind === 'message' ? last.msg.timestamp : null;
+  const ago = lastAt !== null ? age(lastAt, p.now) : '';
   const when = ago === '' ? '' : ago === 'now' ? ' · now' : ` · ${ago} ago`;
-  const title = `${v.title} · ${v.source}${when}${v.live ? ` · ${glyph.live} live` : ''}`;
+  // Live only while the agent is active (an unended session silent for long is interrupted).
+  const live = isLive(v.live, v.context?.lastActive ?? lastAt ?? 0, p.now);
+  const title = `${v.title} · ${v.source}${when}${live ? ` · ${glyph.live} live` : ''}`;
   return (
     <Pane
       title={title}

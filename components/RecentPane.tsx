@@ -3,6 +3,7 @@ import { age, formatCount } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
 import type { SessionRow } from '../src/app/model.js';
+import { isLive, isUnread } from '../src/app/conversationStatus.js';
 import { glyph } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';
 import { Pane } from './Pane.js';
@@ -16,10 +17,33 @@ export interface RecentPaneProps {
   complete: boolean;
   showHidden: boolean;
   expanded: Readonly<Record<string, unknown>>;
+  /** Conversations that appeared above the view while scrolled ("↑ N new"). */
+  newAbove: number;
   now: number;
 }
 
-/** One conversation row: selection glyph, live marker, title, then age, source, size and lineage markers. */
+/** `text` cut or padded to exactly `width` columns (fixed columns line up whatever a row carries). */
+function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const t = truncate(text, width);
+  const pad = ' '.repeat(Math.max(0, width - displayWidth(t)));
+  return align === 'left' ? t + pad : pad + t;
+}
+
+/** Width of the lineage columns: `⛓12 ⑂3` each in a fixed cell, blank when the row has none. */
+const CHAIN_COL = 3;
+const BRANCH_COL = 3;
+
+/** A message count in five columns: `9,999`, then `12k`. */
+function shortCount(n: number): string {
+  return n < 10_000 ? formatCount(n) : `${formatCount(Math.round(n / 1000))}k`;
+}
+
+/**
+ * One conversation row in fixed columns: selection, flags (live ●, pinned ⚑,
+ * unread •, one cell each, blank when not), the title, then age, source,
+ * messages and lineage (chain ⛓N, branches ⑂N) at the same positions on every
+ * row, so a marker never pushes a column sideways.
+ */
 export function recentLine(
   r: SessionRow,
   selected: boolean,
@@ -29,21 +53,25 @@ export function recentLine(
   showHidden: boolean,
 ): Line {
   const wideRow = width >= 56;
-  const markers: string[] = [];
-  if (r.chainLength > 1) markers.push(`${glyph.chain}${r.chainLength}`);
-  if (r.branches > 0) markers.push(`${expanded ? glyph.expanded : glyph.branch}${r.branches}`);
+  const live = isLive(r.open, r.lastActive, now);
+  const unread = isUnread(r.lastReadAt, r.lastActive);
+  const chain = r.chainLength > 1 ? `${glyph.chain}${r.chainLength}` : '';
+  const branch = r.branches > 0 ? `${expanded ? glyph.expanded : glyph.branch}${r.branches}` : '';
   const right = [
-    age(r.lastActive, now).padStart(3),
-    ...(wideRow ? [truncate(r.source, 9).padEnd(9)] : []),
-    formatCount(r.messageCount).padStart(5),
-    ...(markers.length > 0 ? [markers.join(' ')] : []),
+    cell(age(r.lastActive, now), 3, 'right'),
+    ...(wideRow ? [cell(r.source, 8)] : []),
+    cell(shortCount(r.messageCount), 5, 'right'),
+    cell(chain, CHAIN_COL),
+    cell(branch, BRANCH_COL),
   ].join(' ');
   const indent = r.depth > 0 ? `${'  '.repeat(r.depth - 1)}└ ` : '';
   const tag = showHidden && r.hiddenReason ? ` [${r.hiddenReason}]` : '';
   const lead: Span[] = [
     { text: selected ? `${glyph.selected} ` : '  ', tone: 'accent' },
+    { text: live ? glyph.live : ' ', tone: 'live' },
+    { text: r.pinned ? glyph.pinned : ' ', tone: 'accent' },
+    { text: unread ? `${glyph.unread} ` : '  ', tone: 'warn' },
     { text: indent, tone: 'dim' },
-    { text: r.live ? `${glyph.live} ` : '', tone: 'live' },
   ];
   const leadWidth = lead.reduce((n, s) => n + displayWidth(s.text), 0);
   const room = Math.max(1, width - leadWidth - displayWidth(right) - 1);
@@ -85,7 +113,8 @@ function RecentPaneView(p: RecentPaneProps): React.JSX.Element {
   }
   if (p.entries.length === 0) lines.push([{ text: '  no conversations yet', tone: 'dim' }]);
   const count = `${formatCount(p.entries.length)}${p.complete ? '' : '+'}`;
-  const title = `Recent · ${count}${p.showHidden ? ' · with hidden' : ''}`;
+  const fresh = p.newAbove > 0 ? ` · ${glyph.newAbove} ${formatCount(p.newAbove)} new` : '';
+  const title = `Recent · ${count}${p.showHidden ? ' · with hidden' : ''}${fresh}`;
   const pos = p.entries.length > 0 ? `${formatCount(p.list.selected + 1)}/${count}` : '';
   return (
     <Pane

@@ -4,6 +4,7 @@ import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
 import type { ResultItem, SearchMode, SearchPath } from '../src/app/model.js';
 import { RESULT_ROWS } from '../src/app/geometry/screen.js';
+import { isLive } from '../src/app/conversationStatus.js';
 import { glyph } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';
 import { Pane } from './Pane.js';
@@ -42,7 +43,8 @@ export function resultLines(
     .filter((x) => x !== '')
     .join('  ');
   const lead = selected ? `${glyph.selected} ` : '  ';
-  const live = r.live ? `${glyph.live} ` : '';
+  // A fixed cell: titles start at the same column with or without the live marker.
+  const live = isLive(r.live, r.when, now) ? `${glyph.live} ` : '  ';
   const room = Math.max(1, width - 2 - displayWidth(live) - displayWidth(right) - 1);
   const title = truncate(r.title, room);
   const pad = ' '.repeat(

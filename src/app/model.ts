@@ -23,7 +23,15 @@ export interface SessionRow {
   lastActive: number;
   messageCount: number;
   chainLength: number;
-  live: boolean;
+  /** The newest segment has not ended (the agent may still write it); live = open and recent (conversationStatus.ts). */
+  open: boolean;
+  /** The newest segment's end, and why (status). */
+  endedAt: number | null;
+  endReason: string | null;
+  /** Pinned by the person: listed first. */
+  pinned: boolean;
+  /** The store's unread watermark (`last_read_at`), null when none. */
+  lastReadAt: number | null;
   hiddenReason: HiddenReason | null;
   /** Branch children of the conversation (expandable). */
   branches: number;
@@ -49,6 +57,7 @@ export interface ResultItem {
   messageId: number | null;
   matchedRole: string | null;
   snippet: Segment[];
+  /** Not ended; shown live (●) only while `when` is recent (conversationStatus.ts isLive). */
   live: boolean;
   /** For jump rows: what Enter will do. */
   note?: string;

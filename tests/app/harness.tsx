@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
+import { DEFAULT_NOW } from '../../src/demo/store.js';
 import { Store } from '../../src/store/store.js';
 import type { Timers } from '../../src/app/controller/ctx.js';
 import type { Controller } from '../../src/app/controller/controller.js';
@@ -51,6 +52,15 @@ export function makeStore(sessions = 60): string {
   return path;
 }
 
+/**
+ * The generated store's own "now" (DEFAULT_NOW), running on from when this is
+ * called: its open sessions were active minutes before it, so they read live.
+ */
+export function generatedClock(): () => number {
+  const t0 = Date.now();
+  return () => DEFAULT_NOW * 1000 + (Date.now() - t0);
+}
+
 export interface Harness {
   controller: Controller;
   store: Store;
@@ -69,7 +79,7 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export async function startHarness(
   path: string,
   size: Size,
-  opts: { timers?: Timers; pollMs?: number } = {},
+  opts: { timers?: Timers; pollMs?: number; now?: () => number } = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -95,6 +105,7 @@ export async function startHarness(
     debounceMs: 10,
     pollMs: opts.pollMs ?? 3_600_000,
     ...(opts.timers ? { timers: opts.timers } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

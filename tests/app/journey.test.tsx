@@ -45,7 +45,12 @@ describe('journey: wide terminal (160x48)', () => {
     expect(f).toContain('lookback · default');
     expect(f).toMatch(/Recent · \d+/);
     const first = h.state().recent.entries[0]!;
-    expect(f).toContain(`▸ ${first.live ? '● ' : ''}${first.title.slice(0, 10)}`);
+    expect(f).toContain(first.title.slice(0, 10));
+    expect(f).toMatch(
+      new RegExp(
+        `▸ [ ●][ ⚑][ •] ${first.title.slice(0, 10).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     // The frame is one line shorter than the terminal.
     expect(f.split('\n')).toHaveLength(WIDE.rows - 1);
     expect(f).toContain('full-text · relevance · user+assistant');

@@ -17,7 +17,11 @@ function row(i: number): SessionRow {
     lastActive: 0,
     messageCount: 10,
     chainLength: 1,
-    live: false,
+    open: false,
+    endedAt: 0,
+    endReason: null,
+    pinned: false,
+    lastReadAt: null,
     hiddenReason: null,
     branches: i === 2 ? 1 : 0,
     depth: 0,
@@ -89,13 +93,16 @@ describe('state reducer', () => {
   it('Esc clears the search, then leaves the search line, then goes back a pane', () => {
     let s = reduce(base(), { type: 'setTyping', on: true });
     s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'billing' });
+    // One list: Results while there is a query.
+    expect(s.pane).toBe('results');
     s = reduce(s, { type: 'back' });
-    expect([s.search.text, s.typing, s.pane]).toEqual(['', true, 'results']);
-    // An empty search line with nothing found: back to Recent.
+    // The query is cleared: the list is Recent again, the search line still has the keyboard.
+    expect([s.search.text, s.typing, s.pane]).toEqual(['', true, 'recent']);
     s = reduce(s, { type: 'back' });
     expect([s.typing, s.pane]).toEqual([false, 'recent']);
-    // With results, leaving the search line stays on them; one more Esc goes to Recent.
+    // With a query and results, leaving the search line stays on them; one more Esc clears the query.
     s = reduce(s, { type: 'setTyping', on: true });
+    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'x' });
     s = reduce(s, {
       type: 'resultsLoaded',
       generation: 0,
@@ -105,23 +112,27 @@ describe('state reducer', () => {
       message: null,
     });
     s = reduce(s, { type: 'back' });
+    expect([s.search.text, s.typing, s.pane]).toEqual(['', true, 'recent']);
+    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'x' });
+    s = reduce(s, { type: 'cyclePane', dir: 1 });
     expect([s.typing, s.pane]).toEqual([false, 'results']);
     s = reduce(s, { type: 'back' });
-    expect(s.pane).toBe('recent');
+    expect([s.search.text, s.pane]).toEqual(['', 'recent']);
   });
 
-  it('Tab while typing leaves the search line: forward to the results, Shift-Tab to Recent', () => {
+  it('Tab while typing leaves the search line for the list on screen', () => {
     const typing = reduce(base(), { type: 'setTyping', on: true });
-    const fwd = reduce(typing, { type: 'cyclePane', dir: 1 });
+    // Empty search line: the list is Recent.
+    expect(reduce(typing, { type: 'cyclePane', dir: 1 }).pane).toBe('recent');
+    const q = reduce(typing, { type: 'searchEdit', edit: 'insert', text: 'a' });
+    const fwd = reduce(q, { type: 'cyclePane', dir: 1 });
     expect([fwd.typing, fwd.pane]).toEqual([false, 'results']);
-    const backw = reduce(typing, { type: 'cyclePane', dir: -1 });
-    expect([backw.typing, backw.pane]).toEqual([false, 'recent']);
   });
 
   it('edits the search text', () => {
     let s = reduce(base(), { type: 'setTyping', on: true });
-    expect(s.pane).toBe('results');
     s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'billing mig' });
+    expect(s.pane).toBe('results');
     s = reduce(s, { type: 'searchEdit', edit: 'backspace' });
     expect(s.search.text).toBe('billing mi');
     s = reduce(s, { type: 'searchEdit', edit: 'deleteWord' });
@@ -166,9 +177,7 @@ describe('state reducer', () => {
     expect(s.search.sort).toBe('newest');
     s = reduce(reduce(s, { type: 'cycleSort' }), { type: 'cycleSort' });
     expect(s.search.sort).toBe('relevance');
-    // No conversation open: Tab skips the message pane.
-    s = reduce(s, { type: 'cyclePane', dir: 1 });
-    expect(s.pane).toBe('results');
+    // No conversation shown: Tab stays on the one list.
     s = reduce(s, { type: 'cyclePane', dir: 1 });
     expect(s.pane).toBe('recent');
   });

@@ -25,6 +25,7 @@ import {
   type Timers,
 } from './ctx.js';
 import { checkForChanges } from './live.js';
+import { followSelection } from './preview.js';
 import { reloadRecent } from './recent.js';
 import { onQueryResponse } from './search.js';
 import { say } from './status.js';
@@ -80,6 +81,7 @@ export class Controller {
       search: { gen: 0, debounce: null },
       recent: { gen: 0, topPageGen: -1, lastFull: 0, countsBeforeChange: null },
       live: { lastVersion: null },
+      preview: { timer: null, key: null },
     };
     this.client = new QueryClient(
       o.queries,
@@ -109,6 +111,8 @@ export class Controller {
 
   private notify(): void {
     this.dirty = false;
+    // The selection may have moved: the preview follows it (a timer, never a read here).
+    if (this.started) followSelection(this.ctx);
     for (const fn of this.listeners) fn();
   }
 
@@ -157,6 +161,7 @@ export class Controller {
       }),
     );
     this.poll = this.timers.setInterval(() => this.checkForChanges(), this.o.pollMs ?? POLL_MS);
+    followSelection(this.ctx);
   }
 
   stop(): void {
@@ -165,6 +170,7 @@ export class Controller {
     if (this.poll !== null) this.timers.clearInterval(this.poll);
     if (this.ctx.search.debounce !== null) this.timers.clearTimeout(this.ctx.search.debounce);
     if (this.statusTimer !== null) this.timers.clearTimeout(this.statusTimer);
+    if (this.ctx.preview.timer !== null) this.timers.clearTimeout(this.ctx.preview.timer);
     this.client.close();
   }
 

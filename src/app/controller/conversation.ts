@@ -3,7 +3,13 @@ import { termsFromQuery } from '../../text/highlight.js';
 import type { Opened } from '../data/chainWindow.js';
 import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
 import type { ResultItem, SessionRow } from '../model.js';
-import { roles, selectedRecent, selectedResult, viewEdgeNeed } from '../state/selectors.js';
+import {
+  previewTarget,
+  recentKey,
+  roles,
+  selectedResult,
+  viewEdgeNeed,
+} from '../state/selectors.js';
 import type { MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
 import { say } from './status.js';
@@ -13,6 +19,8 @@ const MAX_EDGE_LOADS = 3;
 
 /** The search a view shows: its query's terms are highlighted and its hits walked with n/N. */
 interface ViewSearch {
+  /** The list row the view shows (selectors.ts previewKey). */
+  key: string;
   query: string | null;
   roles: readonly string[];
   hits: number[];
@@ -71,27 +79,40 @@ export function ensureEdges(ctx: Ctx): void {
   }
 }
 
+/** Enter on the list: the keyboard moves to the conversation beside it (loaded now if the preview was not). */
 export function open(ctx: Ctx): void {
   const s = ctx.state;
   if (s.pane === 'messages' && !s.typing) return toggleExpand(ctx);
-  if (s.pane === 'recent' && !s.typing) {
-    const row = selectedRecent(s);
-    if (!row) return;
-    return openRecent(ctx, row);
+  const t = previewTarget(s);
+  if (!t) return s.search.text.trim() === '' ? undefined : ctx.setStatus(say.noResults);
+  const v = s.view;
+  if (v?.key === t.key) {
+    // The preview is already there: only the keyboard moves.
+    ctx.dispatch({ type: 'focusView' });
+    const at = t.result?.messageId ?? null;
+    return ctx.setStatus(
+      v.query && at !== null
+        ? say.openedAtHit(v.hits.indexOf(at), v.hits.length)
+        : say.opened(v.title, v.live),
+    );
   }
-  const item = selectedResult(s);
-  if (!item) return ctx.setStatus(s.search.text.trim() === '' ? say.typeToSearch : say.noResults);
-  openResult(ctx, item);
+  if (t.recent) return openRecent(ctx, t.recent);
+  if (t.result) openResult(ctx, t.result);
 }
 
-function openRecent(ctx: Ctx, row: SessionRow): void {
+export function openRecent(ctx: Ctx, row: SessionRow, focus = true): void {
   const opened = ctx.data.openTail(row.sessionId);
   if (!opened) return ctx.setStatus(say.notFound, 'warn');
-  openView(ctx, opened, { query: null, roles: [], hits: [], resultKey: null });
-  ctx.setStatus(say.opened(opened.title, opened.live));
+  openView(
+    ctx,
+    opened,
+    { key: recentKey(row), query: null, roles: [], hits: [], resultKey: null },
+    focus,
+  );
+  if (focus) ctx.setStatus(say.opened(opened.title, opened.live));
 }
 
-export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
+export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true): void {
   const query = item.kind === 'hit' ? ctx.state.results.forText : null;
   const rs = roles(ctx.state);
   const messageId = at ?? item.messageId;
@@ -101,7 +122,8 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
       : ctx.data.openTail(item.sessionId);
   if (!opened) return ctx.setStatus(say.notFound, 'warn');
   const hits = query ? ctx.data.hits(query, opened.window.chain, rs) : [];
-  openView(ctx, opened, { query, roles: rs, hits, resultKey: item.key });
+  openView(ctx, opened, { key: item.key, query, roles: rs, hits, resultKey: item.key }, focus);
+  if (!focus) return;
   const k = messageId !== null ? hits.indexOf(messageId) : -1;
   if (opened.note) ctx.setStatus(opened.note, 'warn');
   else if (query) ctx.setStatus(say.openedAtHit(k, hits.length));
@@ -109,14 +131,18 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
 
 /** The search a view was opened with, carried to a reloaded window of the same conversation. */
 export function sameSearch(v: MessageView, hits: number[] = [...v.hits]): ViewSearch {
-  return { query: v.query, roles: v.roles, hits, resultKey: v.resultKey };
+  return { key: v.key, query: v.query, roles: v.roles, hits, resultKey: v.resultKey };
 }
 
-export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch): void {
+/** Shows a loaded conversation; `focus` moves the keyboard to it (a preview leaves it on the list). */
+export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch, focus = true): void {
   const terms = extra.query ? termsFromQuery(extra.query) : [];
   ctx.dispatch({
     type: 'openView',
+    focus,
     view: {
+      key: extra.key,
+      context: opened.context,
       title: opened.title,
       source: opened.source,
       live: opened.live,

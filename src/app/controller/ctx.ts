@@ -65,6 +65,8 @@ export interface ControllerOptions {
   timers?: Timers;
   pollMs?: number;
   debounceMs?: number;
+  /** How long the selection rests before the preview loads (preview.ts PREVIEW_DELAY_MS). */
+  previewDelayMs?: number;
 }
 
 export interface Ctx {
@@ -98,4 +100,6 @@ export interface Ctx {
     countsBeforeChange: Map<string, number> | null;
   };
   live: { lastVersion: number | null };
+  /** The pending preview load (preview.ts), and the row it is for. */
+  preview: { timer: unknown; key: string | null };
 }

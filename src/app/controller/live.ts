@@ -59,7 +59,8 @@ export function recover(ctx: Ctx, r: Recovery): void {
     return ctx.setStatus(say.conversationGone(), 'warn');
   }
   const hits = v.query ? ctx.data.hits(v.query, opened.window.chain, v.roles) : [];
-  openView(ctx, opened, sameSearch(v, hits));
+  // A preview stays a preview: the keyboard stays where it was.
+  openView(ctx, opened, sameSearch(v, hits), ctx.state.pane === 'messages' && !ctx.state.typing);
   ctx.setStatus(
     r.focusGone ? say.focusRemoved(r.from, r.messageId) : say.reloaded(lost, r.messageId),
     'warn',

@@ -14,6 +14,7 @@ import {
   owningSession,
   sessionEdge,
 } from '../../store/messages.js';
+import { conversationContext, type ConversationContext } from '../../store/facts.js';
 import { hitsInSessions } from '../../store/search.js';
 import type { Store } from '../../store/store.js';
 import type { Message, SessionMeta } from '../../store/types.js';
@@ -123,6 +124,22 @@ export interface Opened {
   bookEnd: Message | null;
   /** Set when the anchor could not be used as asked (e.g. rewound message). */
   note: string | null;
+  /** Folder, branch, model, counts, tokens and cost, with strings sanitized. */
+  context: ConversationContext | null;
+}
+
+/** The context with every store string cleaned for the terminal. */
+function cleanContext(c: ConversationContext | null): ConversationContext | null {
+  if (!c) return null;
+  const opt = (x: string | null): string | null => (x === null ? null : clean(x) || null);
+  return {
+    ...c,
+    cwd: opt(c.cwd),
+    gitBranch: opt(c.gitBranch),
+    model: opt(c.model),
+    source: clean(c.source) || 'unknown',
+    endReason: opt(c.endReason),
+  };
 }
 
 // The app's bookend rule, kept in this one place until the store exports its own
@@ -221,6 +238,7 @@ function buildOpened(store: Store, chain: readonly string[], shape: OpenShape): 
     bookStart: b.start,
     bookEnd: b.end,
     note: null,
+    context: cleanContext(conversationContext(store, chain)),
   };
 }
 

@@ -81,7 +81,7 @@ export function fuzzyResults(
       messageId: null,
       matchedRole: null,
       snippet,
-      live: row.live,
+      live: row.open,
     };
   });
 }

@@ -4,6 +4,7 @@
  */
 import { browse, firstUserText, hiddenCounts, previewOf } from '../../store/browse.js';
 import { childrenOf, compressionChain, sessionMeta } from '../../store/lineage.js';
+import { listFacts, type ListFacts } from '../../store/facts.js';
 import { discover } from '../../store/search.js';
 import type { Store } from '../../store/store.js';
 import type { HiddenCounts, RecentRow, SearchPath, Sort } from '../../store/types.js';
@@ -31,7 +32,12 @@ export function clean(s: string | null | undefined): string {
   return sanitizeLine(s ?? '').trim();
 }
 
-function sessionRowOf(r: RecentRow, cwd: string | null, depth = 0): SessionRow {
+function sessionRowOf(
+  r: RecentRow,
+  cwd: string | null,
+  facts: ListFacts | undefined,
+  depth = 0,
+): SessionRow {
   const title = clean(r.title);
   const preview = clean(r.preview);
   return {
@@ -44,9 +50,14 @@ function sessionRowOf(r: RecentRow, cwd: string | null, depth = 0): SessionRow {
     cwd: clean(cwd),
     startedAt: r.started_at,
     lastActive: r.last_active,
-    messageCount: r.message_count,
+    // The visible messages of the whole chain: the count an opened window shows.
+    messageCount: facts?.messages ?? r.message_count,
     chainLength: r.chain_length,
-    live: r.live,
+    open: r.live,
+    endedAt: facts?.endedAt ?? null,
+    endReason: facts?.endReason ?? null,
+    pinned: facts?.pinned ?? false,
+    lastReadAt: facts?.lastReadAt ?? null,
     hiddenReason: r.hidden_reason,
     branches: r.branches,
     depth,
@@ -55,6 +66,21 @@ function sessionRowOf(r: RecentRow, cwd: string | null, depth = 0): SessionRow {
 
 function cwdOf(store: Store, id: string): string | null {
   return sessionMeta(store, id)?.cwd ?? null;
+}
+
+/** A row's compression chain: only chains of several segments need a walk. */
+function chainOfRow(store: Store, r: RecentRow): string[] {
+  return r.chain_length > 1 ? compressionChain(store, r.root_id) : [r.session_id];
+}
+
+/**
+ * Pinned conversations first, each group in the store's order (a stable sort).
+ * The store lists them first where it knows the column; this keeps that order
+ * when the app merges a fresh top page into the list.
+ */
+export function pinnedFirst(rows: SessionRow[]): SessionRow[] {
+  if (!rows.some((r) => r.pinned)) return rows;
+  return [...rows.filter((r) => r.pinned), ...rows.filter((r) => !r.pinned)];
 }
 
 export interface RecentAnswer {
@@ -66,10 +92,14 @@ export interface RecentAnswer {
 export function loadRecent(store: Store, limit: number, all: boolean): RecentAnswer {
   return store.read(() => {
     const raw = browse(store, { limit, all });
-    const rows = raw.map((r) =>
-      sessionRowOf(r, cwdOf(store, r.root_id) ?? cwdOf(store, r.session_id)),
+    const facts = listFacts(
+      store,
+      raw.map((r) => chainOfRow(store, r)),
     );
-    return { rows, hidden: hiddenCounts(store), complete: raw.length < limit };
+    const rows = raw.map((r, i) =>
+      sessionRowOf(r, cwdOf(store, r.root_id) ?? cwdOf(store, r.session_id), facts[i]),
+    );
+    return { rows: pinnedFirst(rows), hidden: hiddenCounts(store), complete: raw.length < limit };
   });
 }
 
@@ -149,7 +179,8 @@ export function branchRows(store: Store, row: SessionRow): SessionRow[] {
           hidden_reason: null,
           branches: grand,
         };
-        out.push(sessionRowOf(raw, tip?.cwd ?? null, row.depth + 1));
+        const [facts] = listFacts(store, [sub]);
+        out.push(sessionRowOf(raw, tip?.cwd ?? null, facts, row.depth + 1));
       }
     }
     return out;

@@ -3,8 +3,16 @@
  * reducers (for scrolling arithmetic) and the views (for drawing) share.
  */
 
-/** At this width and above the three panes sit side by side. */
-export const WIDE_MIN_COLS = 120;
+/**
+ * At this width and above the list (Recent, or Results while there is a query)
+ * and the message pane sit side by side, fzf style: the list on the left, the
+ * preview of its selection on the right. Below it one pane is shown at a time.
+ */
+export const WIDE_MIN_COLS = 100;
+/** The list's share of a wide screen, and its bounds: titles need the room, the preview more. */
+const LIST_SHARE = 0.5;
+const LIST_MIN = 48;
+const LIST_MAX = 90;
 /** Below this the app shows a "terminal too small" note instead of panes. */
 export const MIN_COLS = 40;
 export const MIN_ROWS = 10;
@@ -27,7 +35,7 @@ export interface Screen {
   height: number;
   wide: boolean;
   tooSmall: boolean;
-  /** Outer width of each pane (0 when not shown side by side; narrow mode shows one at full width). */
+  /** Outer width of each pane; Recent and Results share the list's place. Narrow mode shows one at full width. */
   widths: Record<PaneId, number>;
   /** Lines inside a pane's borders. */
   innerHeight: number;
@@ -41,9 +49,8 @@ export function screenFor(size: Size): Screen {
   const tooSmall = cols < MIN_COLS || rows < MIN_ROWS;
   let widths: Record<PaneId, number>;
   if (wide) {
-    const recent = Math.floor(cols * 0.22);
-    const results = Math.floor(cols * 0.31);
-    widths = { recent, results, messages: cols - recent - results };
+    const list = Math.max(LIST_MIN, Math.min(LIST_MAX, Math.floor(cols * LIST_SHARE)));
+    widths = { recent: list, results: list, messages: cols - list };
   } else {
     widths = { recent: cols, results: cols, messages: cols };
   }

@@ -37,6 +37,7 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
   switch (a.type) {
     case 'openView': {
       const expanded = new Set<number>();
+      // Reasoning shown stays shown for the next conversation; expansions are per conversation.
       const reasoning = s.view?.reasoning ?? false;
       const measure = measureFor(s, { expanded, reasoning, terms: a.view.terms });
       const win = openWindow(
@@ -46,15 +47,22 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         viewHeight(s, { win: a.window }),
         a.placement,
       );
+      const view = { ...a.view, win, expanded, reasoning };
+      // A preview (the selection moved) leaves the keyboard on the list.
+      if (!a.focus) return { ...s, view };
       return {
         ...s,
-        view: { ...a.view, win, expanded, reasoning },
+        view,
         pane: 'messages',
         origin: viewOrigin(s),
         typing: false,
         overlay: null,
       };
     }
+    case 'focusView':
+      return s.view
+        ? { ...s, pane: 'messages', origin: viewOrigin(s), typing: false, overlay: null }
+        : s;
     case 'extendView':
       return updateView(s, (v, measure, viewH) => ({
         ...v,

@@ -68,7 +68,10 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
             ? pageBy(cur, a.dir, count, cap)
             : moveTo(cur, a.dir === 1 ? count - 1 : 0, count, cap);
       return a.pane === 'recent'
-        ? { ...s, recent: { ...s.recent, list } }
+        ? {
+            ...s,
+            recent: { ...s.recent, list, newAbove: list.offset === 0 ? 0 : s.recent.newAbove },
+          }
         : { ...s, results: { ...s.results, list } };
     }
     case 'listSelect': {
@@ -129,17 +132,31 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
     case 'recentLoaded': {
       const cap = listCapacity(screenOf(s), 'recent');
       const entries = flatten(a.rows, s.recent.branches);
-      const list = keepSelection(
-        s.recent.entries,
-        s.recent.list,
-        entries,
-        (r) => `${r.depth}:${r.sessionId}`,
-        cap,
-      );
+      const key = (r: SessionRow): string => `${r.depth}:${r.rootId}`;
+      const kept = keepSelection(s.recent.entries, s.recent.list, entries, key, cap);
+      // At the top, the top stays anchored: what appeared above is in view, and the
+      // selection stays on the conversation the person was looking at. Scrolled
+      // down, the rows stay where they were and the pane says "↑ N new".
+      const atTop = s.recent.list.offset === 0;
+      const list = atTop ? clampList({ ...kept, offset: 0 }, entries.length, cap) : kept;
+      let newAbove = atTop ? 0 : s.recent.newAbove;
+      if (!atTop && s.recent.loaded) {
+        const before = new Set(s.recent.entries.map(key));
+        for (let i = 0; i < list.offset && i < entries.length; i++)
+          if (!before.has(key(entries[i]!))) newAbove++;
+      }
       return {
         ...s,
         hidden: a.hidden === undefined ? s.hidden : a.hidden,
-        recent: { ...s.recent, rows: a.rows, entries, list, complete: a.complete, loaded: true },
+        recent: {
+          ...s.recent,
+          rows: a.rows,
+          entries,
+          list,
+          complete: a.complete,
+          loaded: true,
+          newAbove,
+        },
       };
     }
     case 'branchesLoaded':

@@ -7,7 +7,7 @@ import { listCapacity } from '../geometry/screen.js';
 import { relayout } from '../geometry/window.js';
 import { reduceConversation, setView } from './conversation.js';
 import { EMPTY_RESULTS, reduceLists } from './lists.js';
-import { measureFor, screenOf, viewHeight } from './selectors.js';
+import { listPane, measureFor, screenOf, viewHeight } from './selectors.js';
 import type { Action, AppState, InitOptions } from './types.js';
 import { reduceUi } from './ui.js';
 
@@ -28,6 +28,7 @@ export function initialState(o: InitOptions): AppState {
       branches: {},
       complete: false,
       loaded: o.rows !== undefined,
+      newAbove: 0,
     },
     hidden: o.hidden ?? null,
     showHidden: false,
@@ -74,7 +75,24 @@ function resize(s: AppState, a: Extract<Action, { type: 'resize' }>): AppState {
   };
 }
 
+/**
+ * One list on screen: Recent while the search line is empty, Results otherwise
+ * (fzf, atuin). The list pane follows the query, so every command that acts on
+ * "the list" acts on the one shown.
+ */
+function followQuery(s: AppState): AppState {
+  const want = listPane(s);
+  return (s.pane === 'recent' || s.pane === 'results') && s.pane !== want
+    ? { ...s, pane: want }
+    : s;
+}
+
 export function reduce(s: AppState, a: Action): AppState {
+  const next = reduceAction(s, a);
+  return next === s ? s : followQuery(next);
+}
+
+function reduceAction(s: AppState, a: Action): AppState {
   switch (a.type) {
     case 'resize':
       return resize(s, a);
@@ -90,6 +108,7 @@ export function reduce(s: AppState, a: Action): AppState {
     case 'toggleHidden':
       return reduceLists(s, a);
     case 'openView':
+    case 'focusView':
     case 'extendView':
     case 'liveAppend':
     case 'chainGrew':

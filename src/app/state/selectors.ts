@@ -22,12 +22,16 @@ export function messageWidth(s: AppState): number {
   return messageTextWidth(innerWidth(screenOf(s), 'messages'));
 }
 
-/** Height of a message view's scrolling area: the pane less the bookend lines. */
+/** Lines at the top of the message pane for the conversation's context. */
+export const CONTEXT_LINES = 1;
+
+/** Height of a message view's scrolling area: the pane less the context and bookend lines. */
 export function viewHeight(
   s: AppState,
   view: { win: Pick<MsgWindow, 'atStart' | 'atEnd'> } | null = s.view,
 ): number {
-  const inner = screenOf(s).innerHeight;
+  // The first line of the pane is the conversation's context (folder, branch, model, counts).
+  const inner = Math.max(1, screenOf(s).innerHeight - CONTEXT_LINES);
   if (!view) return inner;
   const bookends = (view.win.atStart ? 0 : 1) + (view.win.atEnd ? 0 : 1);
   return Math.max(1, inner - bookends);
@@ -77,4 +81,47 @@ export function viewEdgeNeed(s: AppState): Edge | null {
   const v = s.view;
   if (!v) return null;
   return edgeNeed(v.win, measureFor(s, v), viewHeight(s, v));
+}
+
+/** The list on screen: Recent while the search line is empty, Results otherwise. */
+export function listPane(s: AppState): 'recent' | 'results' {
+  return s.search.text.trim() === '' ? 'recent' : 'results';
+}
+
+/** The key of a Recent row's preview (the tip it opens) and of a result's (its own key). */
+export function recentKey(r: SessionRow): string {
+  return `recent:${r.sessionId}`;
+}
+
+/** What the message pane should show beside the list: its selected row, if any. */
+export interface PreviewTarget {
+  key: string;
+  title: string;
+  source: string;
+  recent: SessionRow | null;
+  result: ResultItem | null;
+}
+
+export function previewTarget(s: AppState): PreviewTarget | null {
+  if (listPane(s) === 'recent') {
+    const r = selectedRecent(s);
+    return r
+      ? { key: recentKey(r), title: r.title, source: r.source, recent: r, result: null }
+      : null;
+  }
+  const item = selectedResult(s);
+  return item
+    ? { key: item.key, title: item.title, source: item.source, recent: null, result: item }
+    : null;
+}
+
+/**
+ * Does the message pane show the conversation beside the selection? While the
+ * list has the keyboard it must show the selected row's own conversation, or
+ * only its title with "loading": never another conversation's text.
+ */
+export function viewMatchesSelection(s: AppState): boolean {
+  if (s.pane === 'messages' && !s.typing) return true;
+  const t = previewTarget(s);
+  return t !== null && s.view !== null && s.view.key === t.key;
 }

@@ -3,6 +3,7 @@
  * state/ touches the store, the clipboard or the terminal: the controller loads
  * data and dispatches the results as actions; tests drive the reducer directly.
  */
+import type { ConversationContext } from '../../store/facts.js';
 import type { Message } from '../../store/types.js';
 import type { ListState } from '../geometry/list.js';
 import type {
@@ -21,7 +22,11 @@ import type { PaneId, Size } from '../geometry/screen.js';
 import type { Edge, MsgWindow, WinItem } from '../geometry/window.js';
 
 export interface MessageView {
+  /** The list row this view shows (selectors.ts previewKey): the preview follows the selection by it. */
+  key: string;
   win: MsgWindow;
+  /** Folder, branch, model, counts and cost (the pane's context line and `i`). */
+  context: ConversationContext | null;
   title: string;
   source: string;
   /** The chain's newest segment has not ended: the agent may still write to it. */
@@ -76,6 +81,8 @@ export interface RecentState {
   /** Every listed conversation is loaded (not just the first page). */
   complete: boolean;
   loaded: boolean;
+  /** Conversations that appeared above the view while the person had scrolled down ("↑ N new"). */
+  newAbove: number;
 }
 
 export interface StoreInfo {
@@ -143,7 +150,11 @@ export type Action =
       window: Omit<MsgWindow, 'top' | 'focus'>;
       focusIndex: number;
       placement: 'anchor' | 'top' | 'bottom';
+      /** Move the keyboard to the view (Enter); a preview leaves it on the list. */
+      focus: boolean;
     }
+  /** Enter on a row whose preview is already shown: the keyboard moves to it. */
+  | { type: 'focusView' }
   | { type: 'extendView'; side: Edge; items: WinItem[]; reached: boolean }
   | { type: 'liveAppend'; items: WinItem[]; live: boolean; bookEnd?: Message | null }
   | { type: 'chainGrew'; chain: string[]; total: number; live: boolean }
@@ -192,6 +203,7 @@ export type ConversationAction = Extract<
   {
     type:
       | 'openView'
+      | 'focusView'
       | 'extendView'
       | 'liveAppend'
       | 'chainGrew'

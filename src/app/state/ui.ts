@@ -1,7 +1,7 @@
 /** Panes, the search line, overlays, marks, the status line and the clock. */
-import { PANES } from '../geometry/screen.js';
+import type { PaneId } from '../geometry/screen.js';
 import type { Sort } from '../model.js';
-import { isMarked } from './selectors.js';
+import { isMarked, listPane } from './selectors.js';
 import type { AppState, UiAction } from './types.js';
 
 const SORTS: readonly Sort[] = ['relevance', 'newest', 'oldest'];
@@ -23,7 +23,8 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
     case 'cyclePane': {
       // Tab leaves the search line first: forward to the results, back (Shift-Tab) to Recent.
       if (s.typing) return { ...s, typing: false, pane: a.dir === -1 ? 'recent' : s.pane };
-      const avail = PANES.filter((p) => p !== 'messages' || s.view !== null);
+      // Two places to be: the list on screen and, once one is shown, the conversation.
+      const avail: PaneId[] = [listPane(s), ...(s.view !== null ? (['messages'] as const) : [])];
       const i = avail.indexOf(s.pane);
       const pane = avail[(i + a.dir + avail.length) % avail.length] ?? 'recent';
       return { ...s, pane, typing: false };
@@ -35,7 +36,8 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
         return { ...s, typing: false, pane: s.results.items.length === 0 ? 'recent' : s.pane };
       }
       if (s.pane === 'messages') return { ...s, pane: s.origin };
-      if (s.pane === 'results') return { ...s, pane: 'recent' };
+      // Results are the list while there is a query: back clears it, and Recent is the list again.
+      if (s.pane === 'results') return { ...s, pane: 'recent', search: { ...s.search, text: '' } };
       return s;
     case 'toOrigin':
       return { ...s, pane: s.origin, typing: false };
