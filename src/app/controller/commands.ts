@@ -1,5 +1,7 @@
 /** Keys become commands (input/), and each command id has one handler here. */
+import { contextParts } from '../context.js';
 import { screenFor } from '../geometry/screen.js';
+import { viewMatchesSelection } from '../state/selectors.js';
 import { helpMaxScroll } from '../input/help.js';
 import type { CommandId } from '../input/keymap.js';
 import type { Routed } from '../input/router.js';
@@ -106,6 +108,12 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     if (ctx.state.marks.length === 0) return ctx.setStatus(say.noMarks);
     ctx.dispatch({ type: 'clearMarks' });
     ctx.setStatus(say.marksCleared);
+  },
+  info: (ctx) => {
+    const s = ctx.state;
+    const v = viewMatchesSelection(s) ? s.view : null;
+    if (!v?.context) return ctx.setStatus(say.openFirst);
+    ctx.setStatus(contextParts(v.context, s.now).join(' · '));
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });

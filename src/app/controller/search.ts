@@ -2,6 +2,7 @@
 import { parseAnchor, parseAnchors } from '../../anchors/parse.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { fuzzyResults } from '../data/fuzzy.js';
+import { pinnedFirst } from '../data/rows.js';
 import { type QueryResponse, SEARCH_LIMIT } from '../data/queries.js';
 import { isMarked, roles } from '../state/selectors.js';
 import { openResult } from './conversation.js';
@@ -125,7 +126,7 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
         // The fresh top of the list, then the rest as last loaded.
         const top = new Set(r.rows.map((row) => row.rootId));
         const rest = ctx.state.recent.rows.filter((row) => !top.has(row.rootId));
-        applyRecent(ctx, [...r.rows, ...rest], ctx.state.recent.complete, r.hidden);
+        applyRecent(ctx, pinnedFirst([...r.rows, ...rest]), ctx.state.recent.complete, r.hidden);
         return;
       }
       case 'error':

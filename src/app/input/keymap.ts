@@ -71,6 +71,7 @@ export type CommandId =
   | 'mark.toggle'
   | 'marks.clear'
   | 'view.toggleHidden'
+  | 'info'
   | 'help'
   | 'quit';
 
@@ -225,6 +226,13 @@ export const COMMANDS: readonly Command[] = [
     keys: [ch('H')],
     description: 'Show or hide hidden conversations (subagent, tool, archived)',
     section: 'App',
+  },
+  {
+    id: 'info',
+    keys: [ch('i')],
+    description: 'Context: folder, branch, model, messages, tokens, cost, status',
+    section: 'Messages',
+    hint: 'info',
   },
   { id: 'help', keys: [ch('?')], description: 'This help', section: 'App', hint: 'help' },
   { id: 'quit', keys: [ch('q'), ch('c', true)], description: 'Quit', section: 'App', hint: 'quit' },
