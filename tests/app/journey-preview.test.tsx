@@ -303,7 +303,7 @@ describe('markers, context, pinned, live and counts', () => {
     const { path } = markerStore(now);
     const app = await start(path);
     expect(app.state().recent.entries[0]!.title).toBe('Conversation pinned');
-    expect(listRows(app.frame())[0]).toMatch(/▸  ⚑  Conversation pinned/u);
+    expect(listRows(app.frame())[0]).toMatch(/▸ {2}⚑ {2}Conversation pinned/u);
   });
 
   it('marks live only a conversation active within ten minutes; a silent unended one is interrupted', async () => {
