@@ -205,20 +205,20 @@ describe.skipIf(!TMUX)(SUITE, () => {
       store.close();
     }
 
-    // Narrow: the message view alone, at full width, and nothing left of the wide frame.
-    term.resize(100, 30);
+    // Narrow (below 100 columns): the message view alone, at full width, and nothing left of the wide frame.
+    term.resize(90, 30);
     const narrow = await term.waitFor('the narrow layout', (s) => {
       const ls = s.split('\n');
       const top = ls[2] ?? '';
       return (
         ls.length >= 29 &&
         /^┌─ .*┐$/.test(top) &&
-        displayWidth(top) === 100 &&
+        displayWidth(top) === 90 &&
         top.indexOf('┌') === top.lastIndexOf('┌')
       );
     });
     const nl = narrow.split('\n');
-    for (const l of nl) expect(displayWidth(l)).toBeLessThanOrEqual(100);
+    for (const l of nl) expect(displayWidth(l)).toBeLessThanOrEqual(90);
     expect(nl[0]).toContain('lookback · default');
     expect(nl[1]).toContain(`/ ${QUERY}`);
     // One pane: one top-left corner, and the panes that are not shown are gone.
@@ -227,7 +227,7 @@ describe.skipIf(!TMUX)(SUITE, () => {
     expect(narrow).not.toContain('Results: ');
     // The frame is rows - 1 = 29 lines: the pane's bottom border and the status line end it.
     expect(nl[27]).toMatch(new RegExp(`^└─ msg ${id.toLocaleString('en-US')} · hit .*┘$`));
-    expect(displayWidth(nl[27]!)).toBe(100);
+    expect(displayWidth(nl[27]!)).toBe(90);
     expect(nl[28]).toMatch(/^ \S/);
     for (const l of nl.slice(3, 27)) expect(l).toMatch(/^│.*│$/);
 
