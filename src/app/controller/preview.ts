@@ -10,7 +10,7 @@
  * shows the new row's title and "loading…" (selectors.ts viewMatchesSelection),
  * never the previous conversation's text.
  */
-import { previewTarget } from '../state/selectors.js';
+import { previewTarget, screenOf } from '../state/selectors.js';
 import { openRecent, openResult } from './conversation.js';
 import type { Ctx } from './ctx.js';
 
@@ -27,8 +27,9 @@ function cancel(ctx: Ctx): void {
 export function followSelection(ctx: Ctx): void {
   if (ctx.stopped) return cancel(ctx);
   const s = ctx.state;
-  // Reading a conversation: the list does not drive the pane.
-  if (s.pane === 'messages' && !s.typing) return cancel(ctx);
+  // Reading a conversation: the list does not drive the pane. Narrow: the pane is
+  // not on screen, so nothing is read until Enter.
+  if ((s.pane === 'messages' && !s.typing) || !screenOf(s).wide) return cancel(ctx);
   const t = previewTarget(s);
   if (!t || s.view?.key === t.key) return cancel(ctx);
   // Already waiting for this row (another change, e.g. the status line): keep the wait.

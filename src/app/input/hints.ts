@@ -68,7 +68,16 @@ export type HintContext = 'recent' | 'results' | 'messages' | 'search';
 
 /** Which commands the status line suggests where. */
 const HINTS: Record<HintContext, readonly CommandId[]> = {
-  recent: ['nav.down', 'open', 'tree.expand', 'search.focus', 'copy.anchor', 'help', 'quit'],
+  recent: [
+    'nav.down',
+    'open',
+    'tree.expand',
+    'search.focus',
+    'info',
+    'copy.anchor',
+    'help',
+    'quit',
+  ],
   results: [
     'nav.down',
     'open',
