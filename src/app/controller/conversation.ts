@@ -1,6 +1,6 @@
 /** The open conversation: moving in it, loading at its edges, opening it from a list or a hit, walking hits (n/N). */
 import { termsFromQuery } from '../../text/highlight.js';
-import type { Opened } from '../data/chainWindow.js';
+import { FULL_OPEN, PREVIEW_OPEN, type Opened } from '../data/chainWindow.js';
 import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
 import type { ResultItem, SessionRow } from '../model.js';
 import {
@@ -87,8 +87,10 @@ export function open(ctx: Ctx): void {
   if (!t) return s.search.text.trim() === '' ? undefined : ctx.setStatus(say.noResults);
   const v = s.view;
   if (v?.key === t.key) {
-    // The preview is already there: only the keyboard moves.
+    // The preview is already there: the keyboard moves, and the window loads
+    // beyond the preview's few messages as reading needs.
     ctx.dispatch({ type: 'focusView' });
+    ensureEdges(ctx);
     const at = t.result?.messageId ?? null;
     return ctx.setStatus(
       v.query && at !== null
@@ -101,7 +103,7 @@ export function open(ctx: Ctx): void {
 }
 
 export function openRecent(ctx: Ctx, row: SessionRow, focus = true): void {
-  const opened = ctx.data.openTail(row.sessionId);
+  const opened = ctx.data.openTail(row.sessionId, focus ? FULL_OPEN : PREVIEW_OPEN);
   if (!opened) return ctx.setStatus(say.notFound, 'warn');
   openView(
     ctx,
@@ -116,10 +118,11 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true
   const query = item.kind === 'hit' ? ctx.state.results.forText : null;
   const rs = roles(ctx.state);
   const messageId = at ?? item.messageId;
+  const size = focus ? FULL_OPEN : PREVIEW_OPEN;
   const opened =
     messageId !== null
-      ? ctx.data.openAt(item.sessionId, messageId)
-      : ctx.data.openTail(item.sessionId);
+      ? ctx.data.openAt(item.sessionId, messageId, size)
+      : ctx.data.openTail(item.sessionId, size);
   if (!opened) return ctx.setStatus(say.notFound, 'warn');
   const hits = query ? ctx.data.hits(query, opened.window.chain, rs) : [];
   openView(ctx, opened, { key: item.key, query, roles: rs, hits, resultKey: item.key }, focus);
@@ -158,7 +161,8 @@ export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch, focus = tr
     focusIndex: opened.focusIndex,
     placement: opened.placement,
   });
-  ensureEdges(ctx);
+  // A preview stays as loaded (a screenful): more is read when it gets the keyboard.
+  if (focus) ensureEdges(ctx);
 }
 
 export function toggleExpand(ctx: Ctx): void {

@@ -15,7 +15,7 @@ import { openRecent, openResult } from './conversation.js';
 import type { Ctx } from './ctx.js';
 
 /** How long the selection must rest before its conversation is read (longer than a key repeat). */
-export const PREVIEW_DELAY_MS = 45;
+export const PREVIEW_DELAY_MS = 60;
 
 function cancel(ctx: Ctx): void {
   if (ctx.preview.timer !== null) ctx.timers.clearTimeout(ctx.preview.timer);

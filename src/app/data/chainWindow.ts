@@ -242,14 +242,31 @@ function buildOpened(store: Store, chain: readonly string[], shape: OpenShape): 
   };
 }
 
+/** How many messages a window opens with: a full one, or a preview's (a screenful; more load on focus). */
+export interface OpenSize {
+  before: number;
+  after: number;
+}
+export const FULL_OPEN: OpenSize = { before: OPEN_BEFORE, after: OPEN_AFTER };
+/**
+ * A preview is laid out whole on the main thread while the list waits: a
+ * screenful or two, not the 160 messages of an opened window (Enter loads more).
+ */
+export const PREVIEW_OPEN: OpenSize = { before: 12, after: 24 };
+
 /** A window around message `messageId` of session `sessionId` (the hit about a third of the way down). */
-export function openAt(store: Store, sessionId: string, messageId: number): Opened | null {
+export function openAt(
+  store: Store,
+  sessionId: string,
+  messageId: number,
+  size: OpenSize = FULL_OPEN,
+): Opened | null {
   return store.read(() => {
     const chain = compressionChain(store, sessionId);
     const seg = Math.max(0, chain.indexOf(sessionId));
     const anchor = messageById(store, messageId);
     if (!anchor || anchor.session_id !== sessionId) {
-      const tail = openTailIn(store, chain);
+      const tail = openTailIn(store, chain, size);
       return tail
         ? {
             ...tail,
@@ -257,8 +274,8 @@ export function openAt(store: Store, sessionId: string, messageId: number): Open
           }
         : null;
     }
-    const before = loadBackward(store, chain, seg, messageId, OPEN_BEFORE);
-    const after = loadForward(store, chain, seg, messageId, OPEN_AFTER);
+    const before = loadBackward(store, chain, seg, messageId, size.before);
+    const after = loadForward(store, chain, seg, messageId, size.after);
     return buildOpened(store, chain, {
       items: [...before.items, { kind: 'message', msg: anchor, seg }, ...after.items],
       atStart: before.reached,
@@ -271,7 +288,11 @@ export function openAt(store: Store, sessionId: string, messageId: number): Open
   });
 }
 
-function openTailIn(store: Store, chain: readonly string[]): Opened | null {
+function openTailIn(
+  store: Store,
+  chain: readonly string[],
+  size: OpenSize = FULL_OPEN,
+): Opened | null {
   const lastSeg = chain.length - 1;
   if (lastSeg < 0) return null;
   const loaded = loadBackward(
@@ -279,7 +300,7 @@ function openTailIn(store: Store, chain: readonly string[]): Opened | null {
     chain,
     lastSeg,
     Number.MAX_SAFE_INTEGER,
-    OPEN_BEFORE + OPEN_AFTER,
+    size.before + size.after,
   );
   let focus = loaded.items.length - 1;
   while (focus > 0 && loaded.items[focus]?.kind !== 'message') focus--;
@@ -295,8 +316,12 @@ function openTailIn(store: Store, chain: readonly string[]): Opened | null {
 }
 
 /** A window at a conversation's latest messages (following the tail when it is live). */
-export function openTail(store: Store, sessionId: string): Opened | null {
-  return store.read(() => openTailIn(store, compressionChain(store, sessionId)));
+export function openTail(
+  store: Store,
+  sessionId: string,
+  size: OpenSize = FULL_OPEN,
+): Opened | null {
+  return store.read(() => openTailIn(store, compressionChain(store, sessionId), size));
 }
 
 /** A window at a conversation's first messages. */

@@ -18,6 +18,7 @@ import {
   ownerOf,
   type Loaded,
   type Opened,
+  type OpenSize,
 } from './chainWindow.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
 import { answerQuery, type QueryRequest, type QueryResponse } from './queries.js';
@@ -47,12 +48,12 @@ export class DataSource {
     return loadRecent(this.store, limit, all);
   }
 
-  openAt(sessionId: string, messageId: number): Opened | null {
-    return openAt(this.store, sessionId, messageId);
+  openAt(sessionId: string, messageId: number, size?: OpenSize): Opened | null {
+    return openAt(this.store, sessionId, messageId, size);
   }
 
-  openTail(sessionId: string): Opened | null {
-    return openTail(this.store, sessionId);
+  openTail(sessionId: string, size?: OpenSize): Opened | null {
+    return openTail(this.store, sessionId, size);
   }
 
   openHead(chain: readonly string[]): Opened | null {
