@@ -6,7 +6,7 @@ import { browse, firstUserText, hiddenCounts, previewOf } from '../../store/brow
 import { childrenOf, compressionChain, sessionMeta } from '../../store/lineage.js';
 import { discover } from '../../store/search.js';
 import type { Store } from '../../store/store.js';
-import type { HiddenCounts, RecentRow, SearchPath, Sort } from '../../store/types.js';
+import type { Filters, HiddenCounts, RecentRow, SearchPath, Sort } from '../../store/types.js';
 import {
   parseSnippetMarkers,
   splitHighlights,
@@ -63,9 +63,14 @@ export interface RecentAnswer {
   complete: boolean;
 }
 
-export function loadRecent(store: Store, limit: number, all: boolean): RecentAnswer {
+export function loadRecent(
+  store: Store,
+  limit: number,
+  all: boolean,
+  filters?: Filters,
+): RecentAnswer {
   return store.read(() => {
-    const raw = browse(store, { limit, all });
+    const raw = browse(store, { limit, all, ...(filters ? { filters } : {}) });
     const rows = raw.map((r) =>
       sessionRowOf(r, cwdOf(store, r.root_id) ?? cwdOf(store, r.session_id)),
     );
@@ -89,6 +94,7 @@ export function searchResultItems(
   sort: Sort,
   roles: string[],
   limit: number,
+  filters?: Filters,
 ): { items: ResultItem[]; path: SearchPath; message: string | null } {
   const answer = discover(store, query, {
     views: false,
@@ -96,6 +102,7 @@ export function searchResultItems(
     limit,
     sort,
     roles,
+    ...(filters ? { filters } : {}),
   });
   const terms = termsFromQuery(query);
   const items = answer.results.map((r): ResultItem => {
