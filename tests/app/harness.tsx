@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
-import type { Timers } from '../../src/app/controller/ctx.js';
+import type { HistoryStore, Timers } from '../../src/app/controller/ctx.js';
 import type { Controller } from '../../src/app/controller/controller.js';
 import { createController } from '../../src/app/create.js';
 import type { Size } from '../../src/app/geometry/screen.js';
@@ -69,7 +69,7 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export async function startHarness(
   path: string,
   size: Size,
-  opts: { timers?: Timers; pollMs?: number } = {},
+  opts: { timers?: Timers; pollMs?: number; history?: HistoryStore } = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -95,6 +95,7 @@ export async function startHarness(
     debounceMs: 10,
     pollMs: opts.pollMs ?? 3_600_000,
     ...(opts.timers ? { timers: opts.timers } : {}),
+    ...(opts.history ? { history: opts.history } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

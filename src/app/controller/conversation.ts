@@ -1,4 +1,5 @@
 /** The open conversation: moving in it, loading at its edges, opening it from a list or a hit, walking hits (n/N). */
+import { parseFilters } from '../../query/filters.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import type { Opened } from '../data/chainWindow.js';
 import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
@@ -95,8 +96,10 @@ function openRecent(ctx: Ctx, row: SessionRow): void {
 }
 
 export function openResult(ctx: Ctx, item: ResultItem, at?: number): void {
-  const query = item.kind === 'hit' ? ctx.state.results.forText : null;
-  const rs = roles(ctx.state);
+  // The results answer the whole line; the view highlights and walks its free text, not its chips.
+  const line = parseFilters(ctx.state.results.forText);
+  const query = item.kind === 'hit' ? line.text : null;
+  const rs = line.filters.roles ?? roles(ctx.state);
   const messageId = at ?? item.messageId;
   const opened =
     messageId !== null

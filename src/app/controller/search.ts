@@ -32,7 +32,9 @@ function applyRecentFilters(ctx: Ctx, line: ResolvedLine): void {
     ctx.setStatus(noResultsHint({ text: '', filters: line.filters, mode: 'full-text' }), 'warn');
 }
 
+/** No search for this line: the message in the results pane, and in full on the status line. */
 function showOnly(ctx: Ctx, text: string, message: string | null): void {
+  if (message !== null) ctx.setStatus(message, 'warn');
   const gen = ++ctx.search.gen;
   ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
   ctx.dispatch({
@@ -99,15 +101,7 @@ export function searchChanged(ctx: Ctx): void {
       forText: text,
       items,
       path: null,
-      message:
-        items.length === 0
-          ? noResultsHint({
-              text: line.text,
-              filters: line.filters,
-              mode: 'fuzzy',
-              modeKey: MODE_KEY,
-            })
-          : null,
+      message: items.length === 0 ? fuzzyHint(ctx, line) : null,
     });
     return;
   }
@@ -131,6 +125,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
     kind: 'search',
     generation: gen,
     query: line.text,
+    forText: cur.search.text,
     sort: cur.search.sort,
     roles: line.roles ?? roles(cur),
     limit: ctx.search.limit,
@@ -277,6 +272,8 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
           path: ctx.state.results.path,
           message: hint,
         });
+        // The pane is narrow; the status line has room for the whole sentence.
+        ctx.setStatus(hint, 'warn');
         if (ctx.search.openWhenReady === r.generation) ctx.search.openWhenReady = null;
         return;
       }
@@ -328,4 +325,15 @@ function excludingChip(line: ResolvedLine, field: FilterField): string {
     case 'model':
       return describeFilters({ model: f.model ?? '' });
   }
+}
+
+function fuzzyHint(ctx: Ctx, line: ResolvedLine): string {
+  const hint = noResultsHint({
+    text: line.text,
+    filters: line.filters,
+    mode: 'fuzzy',
+    modeKey: MODE_KEY,
+  });
+  ctx.setStatus(hint, 'warn');
+  return hint;
 }

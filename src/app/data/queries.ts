@@ -36,6 +36,8 @@ export type QueryRequest =
       sort: Sort;
       roles: string[];
       limit: number;
+      /** The whole search line the answer is for (query is its free text). */
+      forText?: string;
       filters?: Filters;
       /** Count every matching conversation ("50 of 190"); a request for more rows of the same query skips it. */
       count?: boolean;
@@ -84,7 +86,12 @@ export function answerQuery(
       return;
     }
     const r = searchResultItems(store, req.query, req.sort, req.roles, req.limit, req.filters);
-    post({ kind: 'search', generation: req.generation, forText: req.query, ...r });
+    post({
+      kind: 'search',
+      generation: req.generation,
+      forText: req.forText ?? req.query,
+      ...r,
+    });
     if (r.items.length === 0) {
       post({ kind: 'noResults', generation: req.generation, facts: noResultsFacts(store, req) });
     } else if (req.count) {
