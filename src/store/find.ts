@@ -15,6 +15,10 @@ function likeAny(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The content as text without the leading NUL of `\0json:` content (text functions stop at a NUL; blob ones do not). */
+const TEXT_OF_CONTENT = `(CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = x'00'
+  THEN CAST(substr(CAST(m.content AS BLOB), 2) AS TEXT) ELSE m.content END)`;
+
 export function findInSessions(
   store: Store,
   sessionIds: readonly string[],
@@ -26,7 +30,7 @@ export function findInSessions(
   // LIKE folds ASCII case only (SQLite's default); other scripts match as typed.
   const sql = `SELECT m.id FROM messages m
     WHERE m.session_id IN (SELECT value FROM json_each(?)) AND ${visibleMessage(store.layout, 'm')}
-      AND (m.content LIKE ? ESCAPE '\\' OR m.tool_name LIKE ? ESCAPE '\\' OR m.tool_calls LIKE ? ESCAPE '\\')
+      AND (${TEXT_OF_CONTENT} LIKE ? ESCAPE '\\' OR m.tool_name LIKE ? ESCAPE '\\' OR m.tool_calls LIKE ? ESCAPE '\\')
     ORDER BY m.id LIMIT ${FIND_MAX}`;
   return store.read(
     () => store.stmt(sql).pluck().all(JSON.stringify(sessionIds), p, p, p) as number[],

@@ -58,6 +58,7 @@ describe('key map', () => {
     expect(hints('messages').join(' · ')).toContain('y copy anchor');
     // While typing, plain letters are text: the hint names the Ctrl key.
     expect(hints('search').join(' · ')).toContain('^F fuzzy');
+    expect(hints('search').slice(0, 2)).toEqual(['^N/^P move', '↑↓ history']);
     expect(hints('results').join(' · ')).toContain('f fuzzy');
   });
 });

@@ -83,7 +83,7 @@ export class Controller {
       setStatus: (text, tone) => this.setStatus(text, tone),
       guard: (fn) => this.guard(fn),
       copied: this.copied,
-      search: { gen: 0, debounce: null, limit: SEARCH_LIMIT, openWhenReady: null },
+      search: { gen: 0, debounce: null, limit: SEARCH_LIMIT, openWhenReady: null, queryGen: 0 },
       recent: {
         filters: undefined,
         gen: 0,

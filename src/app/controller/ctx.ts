@@ -106,6 +106,8 @@ export interface Ctx {
     limit: number;
     /** Enter was typed before the results came: open the first one of this generation. */
     openWhenReady: number | null;
+    /** The generation that first asked for the current query: its counts still count after more rows are asked for. */
+    queryGen: number;
   };
   recent: {
     /** The search line's filters, applied to Recent (and so to fuzzy search). */

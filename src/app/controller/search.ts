@@ -49,6 +49,12 @@ function showOnly(ctx: Ctx, text: string, message: string | null): void {
 
 /** The search text (or mode, sort, roles) changed: answer it the fastest correct way. */
 export function searchChanged(ctx: Ctx): void {
+  answerLine(ctx);
+  // Counts of earlier queries are dropped from here on; those of pages of more rows of this one are not.
+  ctx.search.queryGen = ctx.search.gen;
+}
+
+function answerLine(ctx: Ctx): void {
   const s = ctx.state;
   const text = s.search.text;
   if (ctx.search.debounce !== null) {
@@ -240,10 +246,11 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
         }
         return;
       case 'count':
-        if (r.generation !== ctx.search.gen) return;
+        // A page of more rows (a newer generation of the same query) keeps this count.
+        if (r.generation < ctx.search.queryGen) return;
         ctx.dispatch({
           type: 'resultsTotal',
-          generation: r.generation,
+          generation: ctx.search.gen,
           total: r.total,
           capped: r.capped,
         });
@@ -278,8 +285,8 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
         return;
       }
       case 'hitCounts':
-        if (r.generation !== ctx.search.gen) return;
-        ctx.dispatch({ type: 'hitCounts', generation: r.generation, counts: r.counts });
+        if (r.generation < ctx.search.queryGen) return;
+        ctx.dispatch({ type: 'hitCounts', generation: ctx.search.gen, counts: r.counts });
         return;
       case 'recent': {
         if (r.generation !== ctx.recent.gen) return;

@@ -99,6 +99,8 @@ const FIXED_HINT_KEY: Partial<Record<CommandId, string>> = {
 };
 
 function hintKey(id: CommandId, ctx: HintContext): string {
+  // While typing, ↑/↓ recall earlier queries; the results move with Ctrl-N/Ctrl-P.
+  if (ctx === 'search' && id === 'nav.down') return '^N/^P';
   const fixed = FIXED_HINT_KEY[id];
   if (fixed) return fixed;
   const c = command(id);
@@ -109,7 +111,10 @@ function hintKey(id: CommandId, ctx: HintContext): string {
 
 /** Status-line hints for a context, each `key label`, generated from the map. */
 export function hints(ctx: HintContext): string[] {
-  return HINTS[ctx].map(
+  const out = HINTS[ctx].map(
     (id) => `${hintKey(id, ctx)} ${command(id).hint ?? command(id).description.toLowerCase()}`,
   );
+  // The line editor's history is not a command of the map (↑/↓ are edits there).
+  if (ctx === 'search') out.splice(1, 0, '↑↓ history');
+  return out;
 }
