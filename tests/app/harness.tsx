@@ -69,7 +69,7 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export async function startHarness(
   path: string,
   size: Size,
-  opts: { timers?: Timers; pollMs?: number; history?: HistoryStore } = {},
+  opts: { timers?: Timers; pollMs?: number; history?: HistoryStore; home?: string } = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -96,6 +96,7 @@ export async function startHarness(
     pollMs: opts.pollMs ?? 3_600_000,
     ...(opts.timers ? { timers: opts.timers } : {}),
     ...(opts.history ? { history: opts.history } : {}),
+    ...(opts.home ? { home: opts.home } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

@@ -5,6 +5,7 @@
  * checked against the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrollCall } from '../../src/anchors/format.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import { discover } from '../../src/store/search.js';
 import { parseWhen } from '../../src/store/time.js';
@@ -214,5 +215,97 @@ describe('finding (160 conversations, 160x48)', () => {
     await h.press('\x1b\x1bq');
     expect(h.state().search.text).toBe('');
     expect(h.quit()).toBe(true);
+  });
+});
+
+describe('more filters, fuzzy with a chip, find inside a tool call (80x24)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(path, { cols: 100, rows: 30 }, { home: '/home/dev' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const col = (id: string, c: 'cwd' | 'model'): string =>
+    (h.store.db.prepare(`SELECT ${c} FROM sessions WHERE id = ?`).pluck().get(id) as string) ?? '';
+
+  it('cwd:~/… is a folder prefix under the home folder; model: is part of the model name', async () => {
+    await h.press('/');
+    await h.type('test cwd:~/projects/my-app');
+    await settled(h, 'cwd results');
+    let items = h.state().results.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const r of items)
+      expect(col(r.sessionId, 'cwd')).toMatch(/^\/home\/dev\/projects\/my-app/);
+    await h.press(CTRL_U);
+    await h.type('test model:opus');
+    await settled(h, 'model results');
+    items = h.state().results.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const r of items) expect(col(r.sessionId, 'model')).toContain('opus');
+    const truth = discover(h.store, 'test', {
+      limit: 5000,
+      views: false,
+      filters: { model: 'opus' },
+    });
+    expect(items.length).toBe(truth.results.length);
+  });
+
+  it('role: chooses which messages are searched', async () => {
+    await h.press(CTRL_U);
+    await h.type('terminal role:tool');
+    await settled(h, 'tool results');
+    const items = h.state().results.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const r of items) expect(r.matchedRole).toBe('tool');
+    await h.press(CTRL_U);
+    await h.type('terminal role:robot');
+    expect(h.frame()).toContain('role:robot is not a role (roles: user, assistant, tool, system)');
+  });
+
+  it('fuzzy search with a chip searches only the conversations the chip keeps', async () => {
+    await h.press(CTRL_U, '\x06');
+    expect(h.state().search.mode).toBe('fuzzy');
+    await h.type('source:telegram a');
+    await h.waitFor(() => h.state().recent.complete, 'filtered Recent');
+    await h.type('p');
+    const items = h.state().results.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const r of items) expect(r.source).toBe('telegram');
+    await h.press('\x06', KEY.esc, KEY.esc);
+    expect(h.state().search.text).toBe('');
+  });
+
+  it('finds text that is only in a tool call, expanding it where it lands', async () => {
+    const m = h.store.db
+      .prepare(
+        `SELECT id, session_id, tool_calls FROM messages WHERE tool_calls LIKE '%heapsnapshot%' LIMIT 1`,
+      )
+      .get() as { id: number; session_id: string; tool_calls: string };
+    const first = h.store.db
+      .prepare('SELECT min(id) FROM messages WHERE session_id = ?')
+      .pluck()
+      .get(m.session_id) as number;
+    await h.press(scrollCall({ sessionId: m.session_id, messageId: first }));
+    expect(h.state().pane).toBe('messages');
+    await h.press('/');
+    await h.type('heapsnapshot');
+    await h.press(KEY.enter);
+    const hits = h.state().view!.find!.hits;
+    expect(hits).toContain(m.id);
+    // n walks the matches in order up to the tool call.
+    for (const id of hits) {
+      expect(focusedMessage(h.state().view!.win)!.id).toBe(id);
+      if (id === m.id) break;
+      await h.press('n');
+    }
+    const v = h.state().view!;
+    const at = focusedMessage(v.win)!;
+    expect(at.id).toBe(m.id);
+    expect(JSON.stringify(at.tool_calls)).toContain('heapsnapshot');
+    // The collapsed call is expanded, so the match is on screen.
+    expect(v.expanded.has(at.id)).toBe(true);
+    expect(h.frame()).toContain('heapsnapshot');
   });
 });
