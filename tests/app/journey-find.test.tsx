@@ -75,6 +75,11 @@ describe('finding (160 conversations, 160x48)', () => {
     for (const r of rows) expect(r.startedAt).toBeGreaterThanOrEqual(t);
     expect(rows.length).toBeLessThanOrEqual(truth);
     expect(h.frame()).toContain('Recent lists the conversations matching after:2026-11-01');
+    // Enter goes to the filtered Recent; / comes back to the line.
+    await h.press(KEY.enter);
+    expect([h.state().pane, h.state().typing]).toEqual(['recent', false]);
+    expect(h.frame()).toContain('/ after:2026-11-01');
+    await h.press('/');
   });
 
   it('says in one line that a key is unknown, or not in the app', async () => {

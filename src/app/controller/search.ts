@@ -176,6 +176,12 @@ export function openFromLine(ctx: Ctx): boolean {
   const s = ctx.state;
   const text = s.search.text;
   if (text.trim() !== '') remember(ctx, text);
+  // Filters alone filter Recent: Enter goes there, to pick a conversation from it.
+  const line = currentLine(ctx);
+  if (line.error === null && line.filtered && line.text.trim() === '') {
+    ctx.dispatch({ type: 'setPane', pane: 'recent' });
+    return true;
+  }
   const stale = s.results.busy || s.results.forText !== text;
   if (!stale || text.trim() === '') return false;
   flushSearch(ctx);
