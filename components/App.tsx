@@ -3,6 +3,7 @@ import { Box, useInput, type Key } from 'ink';
 import { homedir } from 'node:os';
 import type { Controller } from '../src/app/controller/controller.js';
 import { tildePath } from '../src/text/format.js';
+import { lineChips } from '../src/app/data/filters.js';
 import { hints } from '../src/app/input/hints.js';
 import type { Size } from '../src/app/geometry/screen.js';
 import {
@@ -58,7 +59,10 @@ function searchNote(s: AppState): string {
   const r = s.results;
   if (s.search.text.trim() === '') return '';
   if (r.busy) return 'searching…';
-  return r.items.length > 0 ? `${r.items.length} · ⏎ open` : '';
+  if (r.items.length === 0) return '';
+  const of =
+    r.total !== null && r.total > r.items.length ? ` of ${r.total}${r.capped ? '+' : ''}` : '';
+  return `${r.items.length}${of} · ⏎ open`;
 }
 
 /** The whole screen for a state: a pure view. */
@@ -107,6 +111,8 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       query={s.search.text}
       mode={s.search.mode}
       path={s.results.path}
+      total={s.results.total}
+      capped={s.results.capped}
       now={s.now}
     />
   );
@@ -158,13 +164,30 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         sort={s.search.sort}
         tools={s.search.tools}
       />
-      <SearchLine
-        width={screen.cols}
-        text={s.search.text}
-        typing={s.typing}
-        mode={s.search.mode}
-        note={searchNote(s)}
-      />
+      {s.findLine ? (
+        <SearchLine
+          width={screen.cols}
+          text={s.findLine.text}
+          cursor={s.findLine.cursor}
+          selected={false}
+          chips={[]}
+          typing={true}
+          mode={s.search.mode}
+          note="⏎ find · Esc cancels"
+          prompt=" find in conversation: "
+        />
+      ) : (
+        <SearchLine
+          width={screen.cols}
+          text={s.search.text}
+          cursor={s.search.cursor}
+          selected={s.search.selected}
+          chips={lineChips(s.search.text)}
+          typing={s.typing}
+          mode={s.search.mode}
+          note={searchNote(s)}
+        />
+      )}
       <Box flexDirection="row" width={screen.cols} height={h + 2}>
         {body}
       </Box>

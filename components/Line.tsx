@@ -8,6 +8,7 @@ interface Run {
   color: string | undefined;
   bold: boolean;
   italic: boolean;
+  inverse: boolean;
 }
 
 /** Adjacent spans of the same style become one run: fewer nodes, a cheaper frame. */
@@ -18,10 +19,17 @@ export function runsOf(spans: readonly Span[]): Run[] {
     const color = s.hit ? theme.hit : toneColor(s.tone);
     const bold = s.hit ? true : (s.bold ?? false);
     const italic = s.italic ?? false;
+    const inverse = s.inverse ?? false;
     const last = runs[runs.length - 1];
-    if (last && last.color === color && last.bold === bold && last.italic === italic)
+    if (
+      last &&
+      last.color === color &&
+      last.bold === bold &&
+      last.italic === italic &&
+      last.inverse === inverse
+    )
       last.text += s.text;
-    else runs.push({ text: s.text, color, bold, italic });
+    else runs.push({ text: s.text, color, bold, italic, inverse });
   }
   return runs;
 }
@@ -31,10 +39,10 @@ export function LineView({ spans }: { spans: readonly Span[] }): React.JSX.Eleme
   return (
     <Text wrap="truncate-end">
       {runsOf(spans).map((r, i) =>
-        r.color === undefined && !r.bold && !r.italic ? (
+        r.color === undefined && !r.bold && !r.italic && !r.inverse ? (
           r.text
         ) : (
-          <Text key={i} color={r.color} bold={r.bold} italic={r.italic}>
+          <Text key={i} color={r.color} bold={r.bold} italic={r.italic} inverse={r.inverse}>
             {r.text}
           </Text>
         ),

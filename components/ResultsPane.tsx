@@ -21,6 +21,9 @@ export interface ResultsPaneProps {
   query: string;
   mode: SearchMode;
   path: SearchPath | null;
+  /** Conversations the query matches in all (null until counted); capped: at least that many. */
+  total: number | null;
+  capped: boolean;
   now: number;
 }
 
@@ -72,7 +75,11 @@ function title(p: ResultsPaneProps): string {
   const what = p.mode === 'fuzzy' ? 'Fuzzy' : 'Results';
   if (p.query.trim() === '') return what;
   if (p.busy && p.items.length === 0) return `${what} · searching…`;
-  const n = `${plural(p.items.length, p.items[0]?.kind === 'hit' ? 'session' : 'match', p.items[0]?.kind === 'hit' ? 'sessions' : 'matches')}`;
+  const hit = p.items[0]?.kind === 'hit';
+  const n =
+    hit && p.total !== null && (p.total > p.items.length || p.capped)
+      ? `${formatCount(p.items.length)} of ${formatCount(p.total)}${p.capped ? '+' : ''} sessions`
+      : plural(p.items.length, hit ? 'session' : 'match', hit ? 'sessions' : 'matches');
   return `${what}: ${n}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
 }
 

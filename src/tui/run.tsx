@@ -6,11 +6,13 @@
 import React from 'react';
 import { render } from 'ink';
 import { writeSync } from 'node:fs';
+import os from 'node:os';
 import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { Store } from '../store/store.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
+import { fileHistory, historyPath } from './history.js';
 import { exposeGc, idleCollector } from './memory.js';
 import { findWorkerFile } from '../app/worker/client.js';
 import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
@@ -71,6 +73,8 @@ export async function runApp(flags: Flags): Promise<number> {
       demo: where.demo,
       ...(where.notice ? { notice: where.notice } : {}),
       onQuit: () => finish(0),
+      home: os.homedir(),
+      history: fileHistory(historyPath(process.env, process.platform, os.homedir())),
     });
     uninstall = onAbnormalExit((reason) => {
       const code = exitCodeFor(reason);

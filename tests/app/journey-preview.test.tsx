@@ -191,7 +191,8 @@ describe('the preview follows the selection', () => {
     expect(previewText(app.frame())).toContain('▶');
     expect(previewText(app.frame())).toContain(hitText(0));
     expect(app.state().view?.key).toBe(items[0]!.key);
-    await app.press(KEY.down);
+    // While typing, ↑/↓ recall history; Ctrl-N moves the selection (as in a shell and fzf).
+    await app.press('\u000e');
     expect(previewText(app.frame())).toContain('loading…');
     expect(previewText(app.frame())).toContain(items[1]!.title.slice(0, 20));
     await timers.fire();

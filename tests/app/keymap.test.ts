@@ -47,7 +47,16 @@ describe('key map', () => {
 
   it('generates the help from the map: every command once, with its keys', () => {
     const rows = helpSections().flatMap((s) => s.rows);
-    expect(rows).toHaveLength(COMMANDS.length);
+    // Every command, plus the search line's own keys and filters (not commands of the map).
+    const lineRows = rows.filter((r) => !COMMANDS.some((c) => c.description === r.description));
+    expect(rows).toHaveLength(COMMANDS.length + lineRows.length);
+    expect(lineRows.map((r) => r.keys)).toEqual([
+      '← → Ctrl-A Ctrl-E',
+      'Ctrl-W Ctrl-U',
+      '↑ ↓',
+      'Ctrl-N Ctrl-P',
+      'key:value',
+    ]);
     const copy = rows.find((r) => r.description.startsWith('Copy an anchor'));
     expect(copy?.keys).toBe('y');
     expect(rows.find((r) => r.description === 'Page down')?.keys).toBe('PgDn Ctrl-D Space');
@@ -58,6 +67,7 @@ describe('key map', () => {
     expect(hints('messages').join(' · ')).toContain('y copy anchor');
     // While typing, plain letters are text: the hint names the Ctrl key.
     expect(hints('search').join(' · ')).toContain('^F fuzzy');
+    expect(hints('search').slice(0, 2)).toEqual(['^N/^P move', '↑↓ history']);
     expect(hints('results').join(' · ')).toContain('f fuzzy');
   });
 });

@@ -27,7 +27,17 @@ describe('input router', () => {
     expect(route(s, 'j', {})).toEqual({ kind: 'type', text: 'j' });
     expect(route(s, '?', {})).toEqual({ kind: 'type', text: '?' });
     expect(route(s, ' ', {})).toEqual({ kind: 'type', text: ' ' });
-    expect(route(s, '', { downArrow: true })).toEqual({ kind: 'command', command: 'nav.down' });
+    // ↑/↓ walk the history; Ctrl-N/J and Ctrl-P/K move the results (fzf).
+    expect(route(s, '', { downArrow: true })).toEqual({ kind: 'history', dir: 1 });
+    expect(route(s, '', { upArrow: true })).toEqual({ kind: 'history', dir: -1 });
+    for (const c of ['n', 'j'])
+      expect(route(s, c, { ctrl: true })).toEqual({ kind: 'command', command: 'nav.down' });
+    for (const c of ['p', 'k'])
+      expect(route(s, c, { ctrl: true })).toEqual({ kind: 'command', command: 'nav.up' });
+    expect(route(s, '', { leftArrow: true })).toEqual({ kind: 'edit', action: { type: 'left' } });
+    expect(route(s, 'a', { ctrl: true })).toEqual({ kind: 'edit', action: { type: 'home' } });
+    expect(route(s, 'e', { ctrl: true })).toEqual({ kind: 'edit', action: { type: 'end' } });
+    expect(route(s, 'b', { meta: true })).toEqual({ kind: 'edit', action: { type: 'wordLeft' } });
     expect(route(s, '', { return: true })).toEqual({ kind: 'command', command: 'open' });
     expect(route(s, '', { escape: true, meta: true })).toEqual({
       kind: 'command',
@@ -38,9 +48,16 @@ describe('input router', () => {
       command: 'search.toggleMode',
     });
     // Backspace arrives as key.delete.
-    expect(route(s, '', { delete: true })).toEqual({ kind: 'edit', edit: 'backspace' });
-    expect(route(s, 'w', { ctrl: true })).toEqual({ kind: 'edit', edit: 'deleteWord' });
-    expect(route(s, 'u', { ctrl: true })).toEqual({ kind: 'edit', edit: 'clear' });
+    expect(route(s, '', { delete: true })).toEqual({
+      kind: 'edit',
+      action: { type: 'backspace' },
+    });
+    expect(route(s, 'w', { ctrl: true })).toEqual({
+      kind: 'edit',
+      action: { type: 'deleteWordBefore' },
+    });
+    // Ctrl-U clears the line while typing (it pages up elsewhere).
+    expect(route(s, 'u', { ctrl: true })).toEqual({ kind: 'edit', action: { type: 'clear' } });
     expect(route(s, 'billing', {})).toEqual({ kind: 'paste', text: 'billing' });
   });
 
@@ -87,5 +104,17 @@ describe('input router', () => {
     expect(splitKeys('G', { shift: true })).toEqual([{ input: 'G', key: { shift: true } }]);
     expect(splitKeys('a\nb', {})).toEqual([{ input: 'a\nb', key: {} }]);
     expect(splitKeys('\x7f\x7f', {}).every((k) => k.key.backspace)).toBe(true);
+  });
+
+  it('reads Esc Esc in one chunk as two Escs, and a lone line feed as Ctrl-J', () => {
+    // ink hands `\x1b\x1bq` over as an escape whose input is the second Esc, then `q`.
+    expect(splitKeys('\x1b', { escape: true, meta: true })).toEqual([
+      { input: '', key: { escape: true } },
+      { input: '', key: { escape: true } },
+    ]);
+    expect(splitKeys('', { escape: true, meta: true })).toEqual([
+      { input: '', key: { escape: true, meta: true } },
+    ]);
+    expect(splitKeys('\n', {})).toEqual([{ input: 'j', key: { ctrl: true } }]);
   });
 });

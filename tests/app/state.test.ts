@@ -90,19 +90,17 @@ describe('state reducer', () => {
     expect(selectedRecent(s)?.sessionId).toBe('s2');
   });
 
-  it('Esc clears the search, then leaves the search line, then goes back a pane', () => {
+  it('Esc leaves the search line keeping the query; a second Esc clears it and goes to Recent', () => {
     let s = reduce(base(), { type: 'setTyping', on: true });
-    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'billing' });
-    // One list: Results while there is a query.
-    expect(s.pane).toBe('results');
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: 'billing' } });
+    // Nothing found: leaving the line keeps the query, and Results (with its hint) stay the list.
     s = reduce(s, { type: 'back' });
-    // The query is cleared: the list is Recent again, the search line still has the keyboard.
-    expect([s.search.text, s.typing, s.pane]).toEqual(['', true, 'recent']);
+    expect([s.search.text, s.typing, s.pane]).toEqual(['billing', false, 'results']);
     s = reduce(s, { type: 'back' });
-    expect([s.typing, s.pane]).toEqual([false, 'recent']);
-    // With a query and results, leaving the search line stays on them; one more Esc clears the query.
+    expect([s.search.text, s.typing, s.pane]).toEqual(['', false, 'recent']);
+    // With results, leaving the search line stays on them; one more Esc clears and goes to Recent.
     s = reduce(s, { type: 'setTyping', on: true });
-    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'x' });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: 'x' } });
     s = reduce(s, {
       type: 'resultsLoaded',
       generation: 0,
@@ -112,35 +110,64 @@ describe('state reducer', () => {
       message: null,
     });
     s = reduce(s, { type: 'back' });
-    expect([s.search.text, s.typing, s.pane]).toEqual(['', true, 'recent']);
-    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'x' });
-    s = reduce(s, { type: 'cyclePane', dir: 1 });
-    expect([s.typing, s.pane]).toEqual([false, 'results']);
+    expect([s.search.text, s.typing, s.pane]).toEqual(['x', false, 'results']);
     s = reduce(s, { type: 'back' });
     expect([s.search.text, s.pane]).toEqual(['', 'recent']);
+  });
+
+  it('/ reopens the line with the query selected: typing replaces it, a movement keeps it', () => {
+    let s = reduce(base(), { type: 'setTyping', on: true });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: 'billing' } });
+    s = reduce(s, { type: 'back' });
+    s = reduce(s, { type: 'setTyping', on: true, select: true });
+    expect(s.search.selected).toBe(true);
+    const replaced = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: 'a' } });
+    expect([replaced.search.text, replaced.search.selected]).toEqual(['a', false]);
+    const kept = reduce(s, { type: 'searchEdit', action: { type: 'left' } });
+    expect([kept.search.text, kept.search.cursor, kept.search.selected]).toEqual([
+      'billing',
+      6,
+      false,
+    ]);
+  });
+
+  it('walks the history with ↑/↓, skipping an entry equal to the line', () => {
+    let s = reduce(base(), { type: 'historyRecord', query: 'alpha' });
+    s = reduce(s, { type: 'historyRecord', query: 'beta' });
+    s = reduce(s, { type: 'setTyping', on: true });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: 'beta' } });
+    s = reduce(s, { type: 'historyWalk', dir: -1 });
+    expect(s.search.text).toBe('alpha');
+    s = reduce(s, { type: 'historyWalk', dir: 1 });
+    expect(s.search.text).toBe('beta');
   });
 
   it('Tab while typing leaves the search line for the list on screen', () => {
     const typing = reduce(base(), { type: 'setTyping', on: true });
     // Empty search line: the list is Recent.
     expect(reduce(typing, { type: 'cyclePane', dir: 1 }).pane).toBe('recent');
-    const q = reduce(typing, { type: 'searchEdit', edit: 'insert', text: 'a' });
+    const q = reduce(typing, { type: 'searchEdit', action: { type: 'insert', text: 'a' } });
     const fwd = reduce(q, { type: 'cyclePane', dir: 1 });
     expect([fwd.typing, fwd.pane]).toEqual([false, 'results']);
   });
 
   it('edits the search text', () => {
     let s = reduce(base(), { type: 'setTyping', on: true });
-    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: 'billing mig' });
+    // One list: Recent while the line is empty, Results once it holds a query.
+    expect(s.pane).toBe('recent');
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: 'billing mig' } });
     expect(s.pane).toBe('results');
-    s = reduce(s, { type: 'searchEdit', edit: 'backspace' });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'backspace' } });
     expect(s.search.text).toBe('billing mi');
-    s = reduce(s, { type: 'searchEdit', edit: 'deleteWord' });
-    expect(s.search.text).toBe('billing');
-    s = reduce(s, { type: 'searchEdit', edit: 'insert', text: ' 数据' });
-    s = reduce(s, { type: 'searchEdit', edit: 'backspace' });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'deleteWordBefore' } });
+    expect(s.search.text).toBe('billing ');
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: '数据' } });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'backspace' } });
     expect(s.search.text).toBe('billing 数');
-    s = reduce(s, { type: 'searchEdit', edit: 'clear' });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'home' } });
+    s = reduce(s, { type: 'searchEdit', action: { type: 'insert', text: '"' } });
+    expect([s.search.text, s.search.cursor]).toEqual(['"billing 数', 1]);
+    s = reduce(s, { type: 'searchEdit', action: { type: 'clear' } });
     expect(s.search.text).toBe('');
   });
 

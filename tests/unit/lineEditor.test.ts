@@ -9,17 +9,15 @@ import {
   editLine,
   historyDown,
   historyOf,
-  historyPath,
   historyUp,
   keyToEdit,
   lineOf,
-  loadHistory,
   recordQuery,
-  saveHistory,
   visibleLine,
   type EditAction,
   type LineState,
 } from '../../src/app/input/lineEditor.js';
+import { historyPath, loadHistory, saveHistory } from '../../src/tui/history.js';
 import { graphemes, safeWidth } from '../../src/text/width.js';
 
 const at = (text: string, cursor: number): LineState => ({ text, cursor });

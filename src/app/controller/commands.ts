@@ -5,11 +5,12 @@ import { viewMatchesSelection } from '../state/selectors.js';
 import { helpMaxScroll } from '../input/help.js';
 import type { CommandId } from '../input/keymap.js';
 import type { Routed } from '../input/router.js';
-import { nav, open, toggleExpand, walkHits } from './conversation.js';
+import type { EditAction } from '../input/lineEditor.js';
+import { commitFind, nav, open, toggleExpand, walkHits } from './conversation.js';
 import { copy, copyAnchor, openCopyMenu, toggleMark } from './copy.js';
 import type { Ctx } from './ctx.js';
 import { reloadRecent, tree } from './recent.js';
-import { paste, searchChanged } from './search.js';
+import { openFromLine, paste, remember, searchChanged } from './search.js';
 import { say } from './status.js';
 
 export function apply(ctx: Ctx, r: Routed): void {
@@ -17,11 +18,22 @@ export function apply(ctx: Ctx, r: Routed): void {
     case 'command':
       return commands[r.command](ctx);
     case 'type':
-      ctx.dispatch({ type: 'searchEdit', edit: 'insert', text: r.text });
-      return searchChanged(ctx);
+      return editSearch(ctx, { type: 'insert', text: r.text });
     case 'edit':
-      ctx.dispatch({ type: 'searchEdit', edit: r.edit });
-      return searchChanged(ctx);
+      return editSearch(ctx, r.action);
+    case 'history': {
+      const text = ctx.state.search.text;
+      ctx.dispatch({ type: 'historyWalk', dir: r.dir });
+      if (ctx.state.search.text !== text) searchChanged(ctx);
+      return;
+    }
+    case 'find':
+      return ctx.dispatch({ type: 'findEdit', action: r.action });
+    case 'findDone': {
+      const text = ctx.state.findLine?.text ?? '';
+      if (!r.commit) return ctx.dispatch({ type: 'findClose' });
+      return commitFind(ctx, text);
+    }
     case 'paste':
       return paste(ctx, r.text);
     case 'closeOverlay':
@@ -48,6 +60,13 @@ export function apply(ctx: Ctx, r: Routed): void {
   }
 }
 
+/** An edit of the search line; a new search only when its text changed (not for a cursor move). */
+function editSearch(ctx: Ctx, action: EditAction): void {
+  const text = ctx.state.search.text;
+  ctx.dispatch({ type: 'searchEdit', action });
+  if (ctx.state.search.text !== text) searchChanged(ctx);
+}
+
 type Nav = 'nav.down' | 'nav.up' | 'nav.pageDown' | 'nav.pageUp' | 'nav.top' | 'nav.bottom';
 const navTo =
   (cmd: Nav) =>
@@ -59,13 +78,26 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   quit: (ctx) => ctx.o.onQuit(),
   help: (ctx) => ctx.dispatch({ type: 'openHelp' }),
   back: (ctx) => {
-    const text = ctx.state.search.text;
+    const s = ctx.state;
+    // Esc in a conversation with a find on leaves the find first, as in less.
+    if (s.pane === 'messages' && !s.typing && s.view?.find) {
+      ctx.dispatch({ type: 'setFind', find: null });
+      return ctx.setStatus(say.findLeft);
+    }
+    const text = s.search.text;
+    if (s.typing && text.trim() !== '') remember(ctx, text);
     ctx.dispatch({ type: 'back' });
     if (ctx.state.search.text !== text) searchChanged(ctx);
   },
   'pane.next': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: 1 }),
   'pane.prev': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: -1 }),
-  'search.focus': (ctx) => ctx.dispatch({ type: 'setTyping', on: true }),
+  'search.focus': (ctx) => {
+    const s = ctx.state;
+    // In a conversation, / finds in it (as in less); from a list it opens the search line.
+    if (s.pane === 'messages' && s.view) return ctx.dispatch({ type: 'findStart' });
+    if (s.search.text.trim() !== '') remember(ctx, s.search.text);
+    ctx.dispatch({ type: 'setTyping', on: true, select: true });
+  },
   'nav.down': navTo('nav.down'),
   'nav.up': navTo('nav.up'),
   'nav.pageDown': navTo('nav.pageDown'),
@@ -74,7 +106,10 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   'nav.bottom': navTo('nav.bottom'),
   'tree.expand': (ctx) => tree(ctx, true),
   'tree.collapse': (ctx) => tree(ctx, false),
-  open: (ctx) => open(ctx),
+  open: (ctx) => {
+    if (ctx.state.typing && openFromLine(ctx)) return;
+    open(ctx);
+  },
   'search.toggleMode': (ctx) => {
     ctx.dispatch({
       type: 'setMode',

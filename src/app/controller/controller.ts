@@ -11,6 +11,7 @@ import type { KeyLike } from '../input/keymap.js';
 import { route, splitKeys } from '../input/router.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
+import { SEARCH_LIMIT } from '../data/queries.js';
 import { QueryClient } from '../worker/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
@@ -56,7 +57,12 @@ export class Controller {
       path: o.data.path,
       demo: o.demo ?? false,
     };
-    this.state = initialState({ size: o.size, store, now: this.now() / 1000 });
+    this.state = initialState({
+      size: o.size,
+      store,
+      now: this.now() / 1000,
+      history: o.history?.load() ?? [],
+    });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Ctx getters read the live fields
     const self = this;
     this.ctx = {
@@ -78,8 +84,14 @@ export class Controller {
       setStatus: (text, tone) => this.setStatus(text, tone),
       guard: (fn) => this.guard(fn),
       copied: this.copied,
-      search: { gen: 0, debounce: null },
-      recent: { gen: 0, topPageGen: -1, lastFull: 0, countsBeforeChange: null },
+      search: { gen: 0, debounce: null, limit: SEARCH_LIMIT, openWhenReady: null, queryGen: 0 },
+      recent: {
+        filters: undefined,
+        gen: 0,
+        topPageGen: -1,
+        lastFull: 0,
+        countsBeforeChange: null,
+      },
       live: { lastVersion: null },
       preview: { timer: null, key: null },
     };

@@ -1,4 +1,5 @@
 /** The open conversation: moving in it, loading at its edges, opening it from a list or a hit, walking hits (n/N). */
+import { parseFilters } from '../../query/filters.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { FULL_OPEN, PREVIEW_OPEN, type Opened } from '../data/chainWindow.js';
 import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
@@ -10,8 +11,9 @@ import {
   selectedResult,
   viewEdgeNeed,
 } from '../state/selectors.js';
-import type { MessageView } from '../state/types.js';
+import type { FindResult, MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
+import { maybeLoadMore } from './search.js';
 import { say } from './status.js';
 
 /** Loads per key press when the viewport nears an edge (each one is a keyset page). */
@@ -25,6 +27,7 @@ interface ViewSearch {
   roles: readonly string[];
   hits: number[];
   resultKey: string | null;
+  find?: FindResult | null;
 }
 
 export function nav(
@@ -46,6 +49,7 @@ export function nav(
   }
   const pane = s.pane === 'messages' ? s.origin : s.pane;
   ctx.dispatch({ type: 'listNav', pane, move, dir });
+  if (pane === 'results') maybeLoadMore(ctx);
 }
 
 /** g / G in a conversation: its first or latest messages (loaded fresh: the window is bounded). */
@@ -115,8 +119,10 @@ export function openRecent(ctx: Ctx, row: SessionRow, focus = true): void {
 }
 
 export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true): void {
-  const query = item.kind === 'hit' ? ctx.state.results.forText : null;
-  const rs = roles(ctx.state);
+  // The results answer the whole line; the view highlights and walks its free text, not its chips.
+  const line = parseFilters(ctx.state.results.forText);
+  const query = item.kind === 'hit' ? line.text : null;
+  const rs = line.filters.roles ?? roles(ctx.state);
   const messageId = at ?? item.messageId;
   const size = focus ? FULL_OPEN : PREVIEW_OPEN;
   const opened =
@@ -134,12 +140,20 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true
 
 /** The search a view was opened with, carried to a reloaded window of the same conversation. */
 export function sameSearch(v: MessageView, hits: number[] = [...v.hits]): ViewSearch {
-  return { key: v.key, query: v.query, roles: v.roles, hits, resultKey: v.resultKey };
+  return {
+    key: v.key,
+    query: v.query,
+    roles: v.roles,
+    hits,
+    resultKey: v.resultKey,
+    find: v.find,
+  };
 }
 
 /** Shows a loaded conversation; `focus` moves the keyboard to it (a preview leaves it on the list). */
 export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch, focus = true): void {
-  const terms = extra.query ? termsFromQuery(extra.query) : [];
+  const find = extra.find ?? null;
+  const terms = find ? [find.text] : extra.query ? termsFromQuery(extra.query) : [];
   ctx.dispatch({
     type: 'openView',
     focus,
@@ -156,6 +170,7 @@ export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch, focus = tr
       resultKey: extra.resultKey,
       bookStart: opened.bookStart,
       bookEnd: opened.bookEnd,
+      find,
     },
     window: opened.window,
     focusIndex: opened.focusIndex,
@@ -178,6 +193,7 @@ export function toggleExpand(ctx: Ctx): void {
 
 export function walkHits(ctx: Ctx, dir: 1 | -1): void {
   const v = ctx.state.view;
+  if (v?.find && ctx.state.pane === 'messages') return walkFind(ctx, v, v.find, dir);
   if (!v || !v.query) {
     const s = ctx.state;
     if (s.pane === 'results' && selectedResult(s)) return openResult(ctx, selectedResult(s)!);
@@ -220,4 +236,52 @@ function gotoHit(ctx: Ctx, v: MessageView, target: number): void {
     openView(ctx, opened, sameSearch(v));
   }
   ctx.setStatus(say.hit(k, v.hits.length));
+}
+
+// ------------------------------------------------------------------ find within the conversation
+
+/** Enter in the find line: every message of the chain with the text, and the first one from the focus on. */
+export function commitFind(ctx: Ctx, text: string): void {
+  const v = ctx.state.view;
+  ctx.dispatch({ type: 'findClose' });
+  const t = text.trim();
+  if (!v || t === '') return;
+  const hits = ctx.data.find(v.win.chain, t);
+  if (hits.length === 0) {
+    ctx.dispatch({ type: 'setFind', find: null });
+    return ctx.setStatus(say.findNone(t), 'warn');
+  }
+  const find = { text: t, hits };
+  ctx.dispatch({ type: 'setFind', find });
+  const cur = focusedMessage(v.win)?.id ?? 0;
+  const target = hits.includes(cur) ? cur : (adjacentHit(hits, cur, 1) ?? hits[0]!);
+  landOnFind(ctx, find, target);
+}
+
+function walkFind(ctx: Ctx, v: MessageView, find: FindResult, dir: 1 | -1): void {
+  const cur = focusedMessage(v.win)?.id ?? 0;
+  const target = adjacentHit(find.hits, cur, dir);
+  if (target === null) return ctx.setStatus(say.noMoreHits(dir));
+  landOnFind(ctx, find, target);
+}
+
+/** Focus a found message (loading its part of the chain if needed); a tool call or output is expanded, so the match shows. */
+function landOnFind(ctx: Ctx, find: FindResult, target: number): void {
+  const v = ctx.state.view;
+  if (!v) return;
+  if (indexOfMessage(v.win.items, target) >= 0) ctx.dispatch({ type: 'focusMessage', id: target });
+  else {
+    const owner = ctx.data.ownerOf(target);
+    const opened = owner ? ctx.data.openAt(owner, target) : null;
+    if (!opened) return ctx.setStatus(say.hitGone(target), 'warn');
+    openView(ctx, opened, sameSearch(v));
+  }
+  const now = ctx.state.view;
+  const m = now ? focusedMessage(now.win) : null;
+  if (now && m && m.id === target && !now.expanded.has(m.id)) {
+    const collapsed = m.role === 'tool' || m.role === 'system' || m.tool_calls !== null;
+    if (collapsed) ctx.dispatch({ type: 'toggleExpand' });
+  }
+  ensureEdges(ctx);
+  ctx.setStatus(say.find(find.hits.indexOf(target) + 1, find.hits.length, find.text));
 }

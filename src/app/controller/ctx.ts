@@ -6,6 +6,7 @@
  */
 import type { CopyResult } from '../../clipboard/copy.js';
 import type { DataSource } from '../data/source.js';
+import type { Filters } from '../../store/types.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
 import type { BackendFactory, QueryClient } from '../worker/client.js';
@@ -67,6 +68,17 @@ export interface ControllerOptions {
   debounceMs?: number;
   /** How long the selection rests before the preview loads (preview.ts PREVIEW_DELAY_MS). */
   previewDelayMs?: number;
+  /** The home folder, for `cwd:~/code` in the search line. */
+  home?: string;
+  /** Where earlier queries are kept (src/tui/history.ts: a file in the cache dir). */
+  history?: HistoryStore;
+}
+
+/** Earlier queries, loaded once and saved when one is added. */
+export interface HistoryStore {
+  load(): string[];
+  /** An error line, or null. */
+  save(entries: readonly string[]): string | null;
 }
 
 export interface Ctx {
@@ -89,8 +101,19 @@ export interface Ctx {
   /** Every text copied, in order (for --print). */
   readonly copied: string[];
   /** The newest search asked for, and the pending debounce timer. */
-  search: { gen: number; debounce: unknown };
+  search: {
+    gen: number;
+    debounce: unknown;
+    /** Rows asked for by the newest full-text search (grows a page at a time). */
+    limit: number;
+    /** Enter was typed before the results came: open the first one of this generation. */
+    openWhenReady: number | null;
+    /** The generation that first asked for the current query: its counts still count after more rows are asked for. */
+    queryGen: number;
+  };
   recent: {
+    /** The search line's filters, applied to Recent (and so to fuzzy search). */
+    filters: Filters | undefined;
     gen: number;
     /** The generation that asked for the top page only: merge it into the list. */
     topPageGen: number;

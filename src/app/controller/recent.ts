@@ -10,7 +10,11 @@ import { say } from './status.js';
 
 /** The first page at once, the rest from the worker; a complete first page retires any request in flight. */
 export function reloadRecent(ctx: Ctx): void {
-  const first = ctx.data.recent(recentFirstPage(ctx.state.size.rows), ctx.state.showHidden);
+  const first = ctx.data.recent(
+    recentFirstPage(ctx.state.size.rows),
+    ctx.state.showHidden,
+    ctx.recent.filters,
+  );
   ctx.dispatch({
     type: 'recentLoaded',
     rows: first.rows,
@@ -28,6 +32,7 @@ export function requestRecent(ctx: Ctx, topOnly = false): void {
     generation: ++ctx.recent.gen,
     all: ctx.state.showHidden,
     limit: topOnly ? recentFirstPage(ctx.state.size.rows) : RECENT_FULL_LIMIT,
+    ...(ctx.recent.filters ? { filters: ctx.recent.filters } : {}),
   });
   if (topOnly) ctx.recent.topPageGen = ctx.recent.gen;
 }

@@ -3,22 +3,68 @@ import { parseAnchor, parseAnchors } from '../../anchors/parse.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { fuzzyResults } from '../data/fuzzy.js';
 import { pinnedFirst } from '../data/rows.js';
-import { type QueryResponse, SEARCH_LIMIT } from '../data/queries.js';
+import { describeFilters, noResultsHint } from '../../query/filters.js';
+import { filtersKey, resolveLine, type ResolvedLine } from '../data/filters.js';
+import { type FilterField, type QueryResponse, SEARCH_LIMIT } from '../data/queries.js';
 import { isMarked, roles } from '../state/selectors.js';
 import { openResult } from './conversation.js';
 import { type Ctx, SEARCH_DEBOUNCE_MS } from './ctx.js';
-import { applyRecent } from './recent.js';
+import { applyRecent, reloadRecent } from './recent.js';
 import { say } from './status.js';
+
+/** The search line as filters and free text, for this store and this moment. */
+export function currentLine(ctx: Ctx): ResolvedLine {
+  return resolveLine(ctx.state.search.text, {
+    now: ctx.now(),
+    home: ctx.o.home ?? '~',
+    profile: ctx.state.store.profile,
+  });
+}
+
+/** The line's filters apply to Recent (and so to fuzzy search): reload it when they change. */
+function applyRecentFilters(ctx: Ctx, line: ResolvedLine): void {
+  const next = line.error === null && line.filtered ? line.store : undefined;
+  const was = ctx.recent.filters;
+  if (filtersKey(next ?? {}) === filtersKey(was ?? {})) return;
+  ctx.recent.filters = next;
+  reloadRecent(ctx);
+  const shown = ctx.state.recent.rows.length;
+  if (next && shown === 0 && ctx.state.recent.complete)
+    ctx.setStatus(noResultsHint({ text: '', filters: line.filters, mode: 'full-text' }), 'warn');
+}
+
+/** No search for this line: the message in the results pane, and in full on the status line. */
+function showOnly(ctx: Ctx, text: string, message: string | null): void {
+  if (message !== null) ctx.setStatus(message, 'warn');
+  const gen = ++ctx.search.gen;
+  ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
+  ctx.dispatch({
+    type: 'resultsLoaded',
+    generation: gen,
+    forText: text,
+    items: [],
+    path: null,
+    message,
+  });
+}
 
 /** The search text (or mode, sort, roles) changed: answer it the fastest correct way. */
 export function searchChanged(ctx: Ctx): void {
+  answerLine(ctx);
+  // Counts of earlier queries are dropped from here on; those of pages of more rows of this one are not.
+  ctx.search.queryGen = ctx.search.gen;
+}
+
+function answerLine(ctx: Ctx): void {
   const s = ctx.state;
   const text = s.search.text;
   if (ctx.search.debounce !== null) {
     ctx.timers.clearTimeout(ctx.search.debounce);
     ctx.search.debounce = null;
   }
+  ctx.search.limit = SEARCH_LIMIT;
   if (text.trim() === '') {
+    applyRecentFilters(ctx, { ...currentLine(ctx), filtered: false });
     ctx.search.gen++;
     ctx.dispatch({ type: 'searchStarted', generation: ctx.search.gen, forText: '' });
     ctx.dispatch({ type: 'clearResults' });
@@ -39,9 +85,22 @@ export function searchChanged(ctx: Ctx): void {
     });
     return;
   }
+  const line = currentLine(ctx);
+  applyRecentFilters(ctx, line);
+  if (line.error !== null) return showOnly(ctx, text, line.error);
+  if (line.text.trim() === '') {
+    const n = ctx.state.recent.rows.length;
+    return showOnly(
+      ctx,
+      text,
+      n === 0 && ctx.state.recent.complete
+        ? noResultsHint({ text: '', filters: line.filters, mode: 'full-text' })
+        : `Recent lists the conversations matching ${describeFilters(line.filters)}: Esc, then ↑↓ and ⏎`,
+    );
+  }
   if (s.search.mode === 'fuzzy') {
     const gen = ++ctx.search.gen;
-    const items = fuzzyResults(s.recent.rows, text);
+    const items = fuzzyResults(ctx.state.recent.rows, line.text);
     ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
     ctx.dispatch({
       type: 'resultsLoaded',
@@ -49,7 +108,7 @@ export function searchChanged(ctx: Ctx): void {
       forText: text,
       items,
       path: null,
-      message: items.length === 0 ? 'no conversation matches' : null,
+      message: items.length === 0 ? fuzzyHint(ctx, line) : null,
     });
     return;
   }
@@ -58,16 +117,89 @@ export function searchChanged(ctx: Ctx): void {
   ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
   ctx.search.debounce = ctx.timers.setTimeout(() => {
     ctx.search.debounce = null;
-    const cur = ctx.state;
-    ctx.client.request({
-      kind: 'search',
-      generation: gen,
-      query: cur.search.text,
-      sort: cur.search.sort,
-      roles: roles(cur),
-      limit: SEARCH_LIMIT,
-    });
+    requestSearch(ctx, gen, true);
   }, ctx.o.debounceMs ?? SEARCH_DEBOUNCE_MS);
+}
+
+/** The key that switches full-text / fuzzy while typing, for hints. */
+const MODE_KEY = 'Ctrl-F';
+
+function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): void {
+  const cur = ctx.state;
+  const line = currentLine(ctx);
+  if (line.error !== null) return;
+  ctx.client.request({
+    kind: 'search',
+    generation: gen,
+    query: line.text,
+    forText: cur.search.text,
+    sort: cur.search.sort,
+    roles: line.roles ?? roles(cur),
+    limit: ctx.search.limit,
+    ...(line.filtered ? { filters: line.store } : {}),
+    count,
+    countsFrom,
+  });
+}
+
+/** Send a search waiting for a pause in typing now (Enter was pressed). */
+function flushSearch(ctx: Ctx): void {
+  if (ctx.search.debounce === null) return;
+  ctx.timers.clearTimeout(ctx.search.debounce);
+  ctx.search.debounce = null;
+  requestSearch(ctx, ctx.search.gen, true);
+}
+
+/** Results loaded ahead of the selection: more are asked for when it comes this close to the end. */
+const LOAD_AHEAD = 8;
+
+/** The selection nears the end of the results and there are more: ask for the next page. */
+export function maybeLoadMore(ctx: Ctx): void {
+  const s = ctx.state;
+  const r = s.results;
+  if (s.search.mode !== 'fulltext' || r.busy || r.total === null) return;
+  if (r.items.length >= r.total || r.items.length < ctx.search.limit) return;
+  if (r.list.selected < r.items.length - LOAD_AHEAD) return;
+  if (r.forText !== s.search.text) return;
+  const from = r.items.length;
+  ctx.search.limit = from + SEARCH_LIMIT;
+  const gen = ++ctx.search.gen;
+  ctx.dispatch({ type: 'searchStarted', generation: gen, forText: r.forText });
+  requestSearch(ctx, gen, false, from);
+}
+
+/**
+ * Enter in the search line: the selected result, or, when the results of what
+ * was typed are still coming (typed ahead: `/query⏎` in one burst), the first
+ * of them as soon as they arrive. Either way the query is remembered.
+ */
+export function openFromLine(ctx: Ctx): boolean {
+  const s = ctx.state;
+  const text = s.search.text;
+  if (text.trim() !== '') remember(ctx, text);
+  // Filters alone filter Recent: Enter goes there, to pick a conversation from it.
+  const line = currentLine(ctx);
+  if (line.error === null && line.filtered && line.text.trim() === '') {
+    ctx.dispatch({ type: 'setPane', pane: 'recent' });
+    return true;
+  }
+  const stale = s.results.busy || s.results.forText !== text;
+  if (!stale || text.trim() === '') return false;
+  flushSearch(ctx);
+  ctx.search.openWhenReady = ctx.search.gen;
+  ctx.dispatch({ type: 'setTyping', on: false });
+  ctx.setStatus(say.openingFirst);
+  return true;
+}
+
+/** A query used (opened, or kept with Esc) becomes the newest in the history, saved by src/tui. */
+export function remember(ctx: Ctx, text: string): void {
+  const before = ctx.state.search.history.entries;
+  ctx.dispatch({ type: 'historyRecord', query: text });
+  const after = ctx.state.search.history.entries;
+  if (after === before || after.join('\n') === before.join('\n')) return;
+  const error = ctx.o.history?.save(after) ?? null;
+  if (error) ctx.setStatus(error, 'warn');
 }
 
 export function paste(ctx: Ctx, raw: string): void {
@@ -91,8 +223,8 @@ export function paste(ctx: Ctx, raw: string): void {
   const wasTyping = ctx.state.typing;
   ctx.dispatch({ type: 'setTyping', on: true });
   // A pasted anchor stands alone; other text is typed where the cursor is.
-  if (anchor || !wasTyping) ctx.dispatch({ type: 'searchEdit', edit: 'clear' });
-  ctx.dispatch({ type: 'searchEdit', edit: 'insert', text });
+  if (anchor || !wasTyping) ctx.dispatch({ type: 'searchEdit', action: { type: 'clear' } });
+  ctx.dispatch({ type: 'searchEdit', action: { type: 'insert', text } });
   searchChanged(ctx);
   if (!anchor) return;
   const first = ctx.state.results.items[0];
@@ -114,10 +246,54 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
           path: r.path,
           message: r.message,
         });
+        if (ctx.search.openWhenReady === r.generation) {
+          ctx.search.openWhenReady = null;
+          const first = ctx.state.results.items[0];
+          if (first) openResult(ctx, first);
+        }
         return;
-      case 'hitCounts':
+      case 'count':
+        // A page of more rows (a newer generation of the same query) keeps this count.
+        if (r.generation < ctx.search.queryGen) return;
+        ctx.dispatch({
+          type: 'resultsTotal',
+          generation: ctx.search.gen,
+          total: r.total,
+          capped: r.capped,
+        });
+        return;
+      case 'noResults': {
         if (r.generation !== ctx.search.gen) return;
-        ctx.dispatch({ type: 'hitCounts', generation: r.generation, counts: r.counts });
+        const line = currentLine(ctx);
+        const f = r.facts;
+        const hint = noResultsHint({
+          text: line.text,
+          filters: line.filters,
+          mode: 'full-text',
+          modeKey: MODE_KEY,
+          ...(f.unfilteredCount !== undefined ? { unfilteredCount: f.unfilteredCount } : {}),
+          ...(f.excludingFilter !== undefined
+            ? { excludingFilter: excludingChip(line, f.excludingFilter) }
+            : {}),
+          ...(f.prefixWouldMatch !== undefined ? { prefixWouldMatch: f.prefixWouldMatch } : {}),
+          fuzzyWouldMatch: fuzzyResults(ctx.state.recent.rows, line.text, 1).length > 0,
+        });
+        ctx.dispatch({
+          type: 'resultsLoaded',
+          generation: r.generation,
+          forText: ctx.state.results.forText,
+          items: [],
+          path: ctx.state.results.path,
+          message: hint,
+        });
+        // The pane is narrow; the status line has room for the whole sentence.
+        ctx.setStatus(hint, 'warn');
+        if (ctx.search.openWhenReady === r.generation) ctx.search.openWhenReady = null;
+        return;
+      }
+      case 'hitCounts':
+        if (r.generation < ctx.search.queryGen) return;
+        ctx.dispatch({ type: 'hitCounts', generation: ctx.search.gen, counts: r.counts });
         return;
       case 'recent': {
         if (r.generation !== ctx.recent.gen) return;
@@ -146,4 +322,32 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
         return;
     }
   });
+}
+
+/** The chip, as typed, that stands for a store filter field (`source:cli`). */
+function excludingChip(line: ResolvedLine, field: FilterField): string {
+  const f = line.filters;
+  switch (field) {
+    case 'sources':
+      return describeFilters({ sources: f.sources ?? [] });
+    case 'after':
+      return describeFilters({ after: f.after ?? '' });
+    case 'before':
+      return describeFilters({ before: f.before ?? '' });
+    case 'cwd':
+      return describeFilters({ cwd: f.cwd ?? '' });
+    case 'model':
+      return describeFilters({ model: f.model ?? '' });
+  }
+}
+
+function fuzzyHint(ctx: Ctx, line: ResolvedLine): string {
+  const hint = noResultsHint({
+    text: line.text,
+    filters: line.filters,
+    mode: 'fuzzy',
+    modeKey: MODE_KEY,
+  });
+  ctx.setStatus(hint, 'warn');
+  return hint;
 }

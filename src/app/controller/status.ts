@@ -15,6 +15,10 @@ export const say = {
   tools: (on: boolean) =>
     on ? 'searching tool output too' : 'searching user and assistant messages',
   typeToSearch: 'type to search',
+  openingFirst: 'searching… the first result opens when it arrives',
+  find: (k: number, n: number, text: string) => `“${text}” ${k}/${n} · n/N walk · Esc leaves`,
+  findNone: (text: string) => `“${text}” is not in this conversation`,
+  findLeft: 'find left',
   noResults: 'no results',
   pastedAnchors: (n: number, added: number) =>
     `pasted ${formatCount(n)} anchors: ${plural(added, 'new mark')} · y copies all marks`,

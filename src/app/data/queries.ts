@@ -3,16 +3,30 @@
  * search (with hit counts in batches) and the full Recent list, off the main thread.
  */
 import { compressionChain } from '../../store/lineage.js';
-import { hitsInSessions } from '../../store/search.js';
+import { countConversations, hitsInSessions } from '../../store/search.js';
 import type { Store } from '../../store/store.js';
-import type { HiddenCounts, SearchPath, Sort } from '../../store/types.js';
+import type { Filters, HiddenCounts, SearchPath, Sort } from '../../store/types.js';
 import type { ResultItem, SessionRow } from '../model.js';
 import { clean, loadRecent, searchResultItems } from './rows.js';
 
 /** The full Recent list (also what fuzzy search searches), loaded off the main thread. */
 export const RECENT_FULL_LIMIT = 5_000;
-/** Results per full-text search (the agent fetches 50 hits before deduping). */
+/** Results per full-text search (the agent fetches 50 hits before deduping); more load a page at a time. */
 export const SEARCH_LIMIT = 50;
+
+/** The store filters one at a time, to name the one that excludes everything. */
+export type FilterField = 'sources' | 'after' | 'before' | 'cwd' | 'model';
+const FILTER_FIELDS: readonly FilterField[] = ['sources', 'after', 'before', 'cwd', 'model'];
+
+/** What an empty answer's hint needs (query/filters.ts noResultsHint), found by cheap counts. */
+export interface NoResultsFacts {
+  /** Conversations the query finds without the filters (when there were filters). */
+  unfilteredCount?: number;
+  /** The one filter that alone finds nothing. */
+  excludingFilter?: FilterField;
+  /** The last word as a prefix (`word*`) finds something. */
+  prefixWouldMatch?: boolean;
+}
 
 export type QueryRequest =
   | {
@@ -22,8 +36,15 @@ export type QueryRequest =
       sort: Sort;
       roles: string[];
       limit: number;
+      /** The whole search line the answer is for (query is its free text). */
+      forText?: string;
+      filters?: Filters;
+      /** Count every matching conversation ("50 of 190"); a request for more rows of the same query skips it. */
+      count?: boolean;
+      /** Hit counts only for results from this index on (the ones a page of more adds). */
+      countsFrom?: number;
     }
-  | { kind: 'recent'; generation: number; all: boolean; limit: number };
+  | { kind: 'recent'; generation: number; all: boolean; limit: number; filters?: Filters };
 
 export type QueryResponse =
   | {
@@ -35,6 +56,9 @@ export type QueryResponse =
       message: string | null;
     }
   | { kind: 'hitCounts'; generation: number; counts: Record<string, number> }
+  /** How many conversations the query matches in all (capped: at least that many). */
+  | { kind: 'count'; generation: number; total: number; capped: boolean }
+  | { kind: 'noResults'; generation: number; facts: NoResultsFacts }
   | {
       kind: 'recent';
       generation: number;
@@ -57,15 +81,39 @@ export function answerQuery(
 ): void {
   try {
     if (req.kind === 'recent') {
-      const r = loadRecent(store, req.limit, req.all);
+      const r = loadRecent(store, req.limit, req.all, req.filters);
       post({ kind: 'recent', generation: req.generation, ...r });
       return;
     }
-    const r = searchResultItems(store, req.query, req.sort, req.roles, req.limit);
-    post({ kind: 'search', generation: req.generation, forText: req.query, ...r });
+    const r = searchResultItems(store, req.query, req.sort, req.roles, req.limit, req.filters);
+    post({
+      kind: 'search',
+      generation: req.generation,
+      forText: req.forText ?? req.query,
+      ...r,
+    });
+    if (r.items.length === 0) {
+      post({ kind: 'noResults', generation: req.generation, facts: noResultsFacts(store, req) });
+    } else if (req.count) {
+      // Fewer than asked: that is all of them, no count needed.
+      const c =
+        r.items.length < req.limit
+          ? { count: r.items.length, capped: false }
+          : countConversations(store, req.query, {
+              roles: req.roles,
+              ...(req.filters ? { filters: req.filters } : {}),
+            });
+      if (c)
+        post({
+          kind: 'count',
+          generation: req.generation,
+          total: Math.max(c.count, r.items.length),
+          capped: c.capped,
+        });
+    }
     let counts: Record<string, number> = {};
     let n = 0;
-    for (const item of r.items) {
+    for (const item of r.items.slice(req.countsFrom ?? 0)) {
       const chain = store.read(() => compressionChain(store, item.sessionId));
       counts[item.key] = hitsInSessions(store, req.query, chain, { roles: req.roles }).length;
       if (++n % HIT_COUNT_BATCH === 0) {
@@ -85,4 +133,31 @@ export function answerQuery(
   } finally {
     post({ kind: 'done', generation: req.generation, request: req.kind });
   }
+}
+
+/** Cheap counts that say why a search found nothing and what would find something. */
+function noResultsFacts(
+  store: Store,
+  req: Extract<QueryRequest, { kind: 'search' }>,
+): NoResultsFacts {
+  const facts: NoResultsFacts = {};
+  const count = (query: string, filters?: Filters): number =>
+    countConversations(store, query, { roles: req.roles, ...(filters ? { filters } : {}) }, 5_000)
+      ?.count ?? 0;
+  const f = req.filters ?? {};
+  const set = FILTER_FIELDS.filter((k) => f[k] !== undefined);
+  if (set.length > 0) {
+    facts.unfilteredCount = count(req.query);
+    if (facts.unfilteredCount > 0)
+      for (const k of set) {
+        if (count(req.query, { [k]: f[k] }) === 0) {
+          facts.excludingFilter = k;
+          break;
+        }
+      }
+  }
+  const word = /[\p{L}\p{N}_]+$/u.exec(req.query.trim())?.[0];
+  if (word !== undefined && facts.unfilteredCount === undefined)
+    facts.prefixWouldMatch = count(`${req.query.trim()}*`, req.filters) > 0;
+  return facts;
 }

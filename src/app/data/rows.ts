@@ -7,7 +7,7 @@ import { childrenOf, compressionChain, sessionMeta } from '../../store/lineage.j
 import { listFacts, type ListFacts } from '../../store/facts.js';
 import { discover } from '../../store/search.js';
 import type { Store } from '../../store/store.js';
-import type { HiddenCounts, RecentRow, SearchPath, Sort } from '../../store/types.js';
+import type { Filters, HiddenCounts, RecentRow, SearchPath, Sort } from '../../store/types.js';
 import {
   parseSnippetMarkers,
   splitHighlights,
@@ -89,9 +89,14 @@ export interface RecentAnswer {
   complete: boolean;
 }
 
-export function loadRecent(store: Store, limit: number, all: boolean): RecentAnswer {
+export function loadRecent(
+  store: Store,
+  limit: number,
+  all: boolean,
+  filters?: Filters,
+): RecentAnswer {
   return store.read(() => {
-    const raw = browse(store, { limit, all });
+    const raw = browse(store, { limit, all, ...(filters ? { filters } : {}) });
     const facts = listFacts(
       store,
       raw.map((r) => chainOfRow(store, r)),
@@ -119,6 +124,7 @@ export function searchResultItems(
   sort: Sort,
   roles: string[],
   limit: number,
+  filters?: Filters,
 ): { items: ResultItem[]; path: SearchPath; message: string | null } {
   const answer = discover(store, query, {
     views: false,
@@ -126,6 +132,7 @@ export function searchResultItems(
     limit,
     sort,
     roles,
+    ...(filters ? { filters } : {}),
   });
   const terms = termsFromQuery(query);
   const items = answer.results.map((r): ResultItem => {

@@ -5,7 +5,9 @@
  */
 import type { ParsedAnchor } from '../../anchors/parse.js';
 import { compressionChain } from '../../store/lineage.js';
+import { findInSessions } from '../../store/find.js';
 import type { Store } from '../../store/store.js';
+import type { Filters } from '../../store/types.js';
 import type { MsgWindow } from '../geometry/window.js';
 import type { ResultItem, SessionRow } from '../model.js';
 import { resolveAnchor } from './anchors.js';
@@ -44,8 +46,13 @@ export class DataSource {
     return this.store.dataVersion();
   }
 
-  recent(limit: number, all: boolean): RecentAnswer {
-    return loadRecent(this.store, limit, all);
+  recent(limit: number, all: boolean, filters?: Filters): RecentAnswer {
+    return loadRecent(this.store, limit, all, filters);
+  }
+
+  /** Messages of a chain that contain `text` (find within the conversation), in order. */
+  find(chain: readonly string[], text: string): number[] {
+    return findInSessions(this.store, chain, text);
   }
 
   openAt(sessionId: string, messageId: number, size?: OpenSize): Opened | null {

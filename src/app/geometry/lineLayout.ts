@@ -20,6 +20,8 @@ export interface Span {
   hit?: boolean;
   bold?: boolean;
   italic?: boolean;
+  /** Reverse video: the search line's cursor cell and selected query. */
+  inverse?: boolean;
 }
 
 export type Line = readonly Span[];

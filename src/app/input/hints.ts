@@ -53,14 +53,32 @@ export interface HelpSection {
 
 const SECTION_ORDER: readonly Section[] = ['Move', 'Search', 'Messages', 'Copy and mark', 'App'];
 
+/**
+ * The search line's own keys (input/lineEditor.ts keyToEdit, router.ts
+ * routeTyping) and its filters (query/filters.ts): not commands of the map.
+ */
+const SEARCH_LINE_ROWS: readonly HelpRow[] = [
+  { keys: '← → Ctrl-A Ctrl-E', description: 'In the search line: move; Alt-B/F by word' },
+  { keys: 'Ctrl-W Ctrl-U', description: 'Delete a word; clear the line' },
+  { keys: '↑ ↓', description: 'Earlier queries (kept between runs)' },
+  { keys: 'Ctrl-N Ctrl-P', description: 'Move the selection while typing (Ctrl-J/K too)' },
+  {
+    keys: 'key:value',
+    description: 'Filters: source: after: before: cwd: model: role: profile: agent:',
+  },
+];
+
 /** The help overlay's content, generated from the map. */
 export function helpSections(): HelpSection[] {
   return SECTION_ORDER.map((title) => ({
     title,
-    rows: COMMANDS.filter((c) => c.section === title).map((c) => ({
-      keys: keysLabel(c.id),
-      description: c.description,
-    })),
+    rows: [
+      ...COMMANDS.filter((c) => c.section === title).map((c) => ({
+        keys: keysLabel(c.id),
+        description: c.description,
+      })),
+      ...(title === 'Search' ? SEARCH_LINE_ROWS : []),
+    ],
   }));
 }
 
@@ -108,6 +126,8 @@ const FIXED_HINT_KEY: Partial<Record<CommandId, string>> = {
 };
 
 function hintKey(id: CommandId, ctx: HintContext): string {
+  // While typing, ↑/↓ recall earlier queries; the results move with Ctrl-N/Ctrl-P.
+  if (ctx === 'search' && id === 'nav.down') return '^N/^P';
   const fixed = FIXED_HINT_KEY[id];
   if (fixed) return fixed;
   const c = command(id);
@@ -118,7 +138,10 @@ function hintKey(id: CommandId, ctx: HintContext): string {
 
 /** Status-line hints for a context, each `key label`, generated from the map. */
 export function hints(ctx: HintContext): string[] {
-  return HINTS[ctx].map(
+  const out = HINTS[ctx].map(
     (id) => `${hintKey(id, ctx)} ${command(id).hint ?? command(id).description.toLowerCase()}`,
   );
+  // The line editor's history is not a command of the map (↑/↓ are edits there).
+  if (ctx === 'search') out.splice(1, 0, '↑↓ history');
+  return out;
 }

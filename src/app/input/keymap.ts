@@ -93,12 +93,18 @@ const sp = (special: SpecialKey, mods: { shift?: boolean; ctrl?: boolean } = {})
 export const COMMANDS: readonly Command[] = [
   {
     id: 'nav.down',
-    keys: [ch('j'), sp('down')],
+    // Ctrl-N/J and Ctrl-P/K also move while the search line has the keyboard (fzf's keys).
+    keys: [ch('j'), sp('down'), ch('n', true), ch('j', true)],
     description: 'Move down',
     section: 'Move',
     hint: 'move',
   },
-  { id: 'nav.up', keys: [ch('k'), sp('up')], description: 'Move up', section: 'Move' },
+  {
+    id: 'nav.up',
+    keys: [ch('k'), sp('up'), ch('p', true), ch('k', true)],
+    description: 'Move up',
+    section: 'Move',
+  },
   {
     id: 'nav.pageDown',
     keys: [sp('pageDown'), ch('d', true), ch(' ')],
@@ -157,7 +163,14 @@ export const COMMANDS: readonly Command[] = [
     section: 'Move',
     hint: 'back',
   },
-  { id: 'search.focus', keys: [ch('/')], description: 'Search', section: 'Search', hint: 'search' },
+  {
+    id: 'search.focus',
+    keys: [ch('/')],
+    description:
+      'Search (the last query selected, ↑ for older ones); in a conversation, find in it',
+    section: 'Search',
+    hint: 'search',
+  },
   {
     id: 'search.toggleMode',
     keys: [ch('f'), ch('f', true)],

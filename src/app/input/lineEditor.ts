@@ -1,12 +1,11 @@
 /**
  * The search line as a shell-like line editor: text and a cursor, edited by
  * pure functions (so every key is a unit test), a bounded history of earlier
- * queries walked with ↑/↓, and the visible part of the line for a width. The
+ * queries walked with ↑/↓ (kept in a file by src/tui/history.ts), and the
+ * visible part of the line for a width. The
  * cursor is an offset in UTF-16 code units that always sits on a grapheme
  * boundary, so no edit splits an emoji or a combining sequence.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { graphemes, safeWidth } from '../../text/width.js';
 
@@ -237,7 +236,8 @@ export function historyOf(entries: readonly string[]): History {
   return { entries: normalizeEntries(entries), index: null, draft: '' };
 }
 
-function normalizeEntries(entries: readonly unknown[]): string[] {
+/** Strings only, cleaned, no blanks or duplicates (the newest kept), at most HISTORY_MAX. */
+export function normalizeEntries(entries: readonly unknown[]): string[] {
   const out: string[] = [];
   for (const e of entries) {
     if (typeof e !== 'string') continue;
@@ -277,55 +277,6 @@ export function historyDown(h: History): { history: History; line: LineState } |
     return { history: { ...h, index: null, draft: '' }, line: lineOf(h.draft) };
   const index = h.index + 1;
   return { history: { ...h, index }, line: lineOf(h.entries[index] as string) };
-}
-
-/**
- * Where the history lives: `$XDG_CACHE_HOME/lookback/history.json`, else
- * `~/Library/Caches/lookback/…` on macOS, `%LOCALAPPDATA%\lookback\…` on
- * Windows, `~/.cache/lookback/…` elsewhere.
- */
-export function historyPath(
-  env: NodeJS.ProcessEnv,
-  platform: NodeJS.Platform,
-  home: string,
-): string {
-  const join = platform === 'win32' ? path.win32.join : path.posix.join;
-  const xdg = env.XDG_CACHE_HOME;
-  if (xdg !== undefined && xdg !== '' && path.isAbsolute(xdg))
-    return join(xdg, 'lookback', 'history.json');
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'lookback', 'history.json');
-  if (platform === 'win32' && env.LOCALAPPDATA)
-    return join(env.LOCALAPPDATA, 'lookback', 'history.json');
-  return join(home, '.cache', 'lookback', 'history.json');
-}
-
-/** The saved queries, or [] when the file is missing or not ours (never throws). */
-export function loadHistory(file: string): string[] {
-  try {
-    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    const queries = (data as { queries?: unknown })?.queries;
-    return Array.isArray(queries) ? normalizeEntries(queries) : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Write the queries (at most HISTORY_MAX) through a temporary file and a
- * rename, so a crash never leaves half a file. Returns an error line or null.
- */
-export function saveHistory(file: string, entries: readonly string[]): string | null {
-  // eslint-disable-next-line no-restricted-globals -- history persistence (file I/O) is to move to src/tui when the line editor is wired in
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const body = JSON.stringify({ version: 1, queries: normalizeEntries(entries) }, null, 1);
-    writeFileSync(tmp, body + '\n', { mode: 0o600 });
-    renameSync(tmp, file);
-    return null;
-  } catch (err) {
-    return `search history not saved: ${err instanceof Error ? err.message : String(err)}`;
-  }
 }
 
 // ------------------------------------------------------------------ rendering

@@ -14,13 +14,19 @@ import {
   type CommandId,
   type KeyLike,
 } from './keymap.js';
+import { keyToEdit, type EditAction } from './lineEditor.js';
 import type { AppState } from '../state/types.js';
 
 export type Routed =
   | { kind: 'command'; command: CommandId }
   | { kind: 'type'; text: string }
   | { kind: 'paste'; text: string }
-  | { kind: 'edit'; edit: 'backspace' | 'deleteWord' | 'clear' }
+  | { kind: 'edit'; action: EditAction }
+  /** ↑/↓ in the search line: earlier and later queries. */
+  | { kind: 'history'; dir: 1 | -1 }
+  /** The find line (`/` in the message pane): an edit, Enter, or Esc. */
+  | { kind: 'find'; action: EditAction }
+  | { kind: 'findDone'; commit: boolean }
   | { kind: 'menu'; action: 'move'; dir: 1 | -1 }
   | { kind: 'menu'; action: 'choose'; index?: number }
   | { kind: 'closeOverlay' }
@@ -87,10 +93,17 @@ const TYPING_COMMANDS: readonly CommandId[] = [
   'search.toggleTools',
 ];
 
+/** Ctrl keys the line editor takes before the key map (Ctrl-U clears the line rather than paging). */
+const LINE_CTRL = new Set(['a', 'e', 'h', 'w', 'u']);
+
 function routeTyping(input: string, key: KeyLike): Routed | null {
-  if (key.backspace || key.delete) return { kind: 'edit', edit: 'backspace' };
-  if (key.ctrl && input === 'w') return { kind: 'edit', edit: 'deleteWord' };
-  if (key.ctrl && input === 'u') return { kind: 'edit', edit: 'clear' };
+  // ↑/↓ walk earlier queries, as in a shell; Ctrl-N/P and Ctrl-J/K move the results.
+  if (key.upArrow && !key.ctrl) return { kind: 'history', dir: -1 };
+  if (key.downArrow && !key.ctrl) return { kind: 'history', dir: 1 };
+  if (key.ctrl && LINE_CTRL.has(input)) {
+    const action = keyToEdit(input, key);
+    if (action) return { kind: 'edit', action };
+  }
   for (const id of TYPING_COMMANDS) {
     // Plain characters are text here: only modified and named keys are commands.
     const hit = commandBindings(id).some(
@@ -99,8 +112,17 @@ function routeTyping(input: string, key: KeyLike): Routed | null {
     if (hit) return { kind: 'command', command: id };
   }
   const text = typedText(input, key);
-  if (text === null) return null;
-  return isPaste(text) ? { kind: 'paste', text } : { kind: 'type', text };
+  if (text !== null) return isPaste(text) ? { kind: 'paste', text } : { kind: 'type', text };
+  const action = keyToEdit(input, key);
+  return action && action.type !== 'insert' ? { kind: 'edit', action } : null;
+}
+
+/** The find line in the message pane: Enter finds, Esc leaves, anything else edits. */
+function routeFind(input: string, key: KeyLike): Routed | null {
+  if (matches('back', input, key)) return { kind: 'findDone', commit: false };
+  if (matches('open', input, key)) return { kind: 'findDone', commit: true };
+  const action = keyToEdit(input, key);
+  return action ? { kind: 'find', action } : null;
 }
 
 export function route(s: AppState, input: string, key: KeyLike): Routed | null {
@@ -108,6 +130,7 @@ export function route(s: AppState, input: string, key: KeyLike): Routed | null {
   if (key.ctrl && input === 'c') return { kind: 'command', command: 'quit' };
   if (s.overlay?.kind === 'help') return routeHelp(input, key);
   if (s.overlay?.kind === 'copy') return routeCopyMenu(input, key);
+  if (s.findLine !== null) return routeFind(input, key);
   if (s.typing) return routeTyping(input, key);
   const text = typedText(input, key);
   // A paste into a pane goes to the search line (a pasted anchor jumps straight there).
@@ -140,6 +163,11 @@ function charKey(c: string): KeyPress {
  * single key presses, so nothing typed quickly is taken for a paste.
  */
 export function splitKeys(input: string, key: KeyLike): KeyPress[] {
+  // Esc Esc in one chunk reaches us as one escape whose input is the second Esc.
+  if (key.escape && /^\x1b+$/.test(input))
+    return Array.from({ length: input.length + 1 }, () => ({ input: '', key: { escape: true } }));
+  // A lone line feed is Ctrl-J (Enter sends a carriage return).
+  if (input === '\n' && !key.return) return [{ input: 'j', key: { ctrl: true } }];
   const chars = Array.from(input);
   if (chars.length <= 1 || key.ctrl || key.meta) return [{ input, key }];
   const body = input.replace(/[\r\n]+$/, '');

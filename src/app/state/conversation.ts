@@ -11,6 +11,7 @@ import {
   relayout,
   type Measure,
 } from '../geometry/window.js';
+import { termsFromQuery } from '../../text/highlight.js';
 import { measureFor, viewHeight } from './selectors.js';
 import type { AppState, ConversationAction, MessageView } from './types.js';
 
@@ -57,6 +58,7 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         origin: viewOrigin(s),
         typing: false,
         overlay: null,
+        findLine: null,
       };
     }
     case 'focusView':
@@ -106,6 +108,16 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         else expanded.add(item.msg.id);
         const next = { ...v, expanded };
         // The header stays on its row; only the lines below it change.
+        return {
+          ...next,
+          win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
+        };
+      });
+    case 'setFind':
+      return updateView(s, (v) => {
+        // Found text is highlighted instead of the search's terms while a find is on.
+        const terms = a.find ? [a.find.text] : v.query ? termsFromQuery(v.query) : [];
+        const next = { ...v, find: a.find, terms };
         return {
           ...next,
           win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),

@@ -13,6 +13,8 @@ export const EMPTY_RESULTS: ResultsState = {
   message: null,
   path: null,
   hitCounts: {},
+  total: null,
+  capped: false,
 };
 
 function flatten(
@@ -115,9 +117,15 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
           message: a.message,
           path: a.path,
           hitCounts: sameQuery ? s.results.hitCounts : {},
+          // More rows of the same query keep its count; a new query is counted afresh.
+          total: sameQuery ? s.results.total : null,
+          capped: sameQuery ? s.results.capped : false,
         },
       };
     }
+    case 'resultsTotal':
+      if (a.generation < s.search.generation) return s;
+      return { ...s, results: { ...s.results, total: a.total, capped: a.capped } };
     case 'hitCounts':
       if (a.generation < s.search.generation) return s;
       return {

@@ -5,6 +5,7 @@
 import { EMPTY_LIST, clampList } from '../geometry/list.js';
 import { listCapacity } from '../geometry/screen.js';
 import { relayout } from '../geometry/window.js';
+import { historyOf } from '../input/lineEditor.js';
 import { reduceConversation, setView } from './conversation.js';
 import { EMPTY_RESULTS, reduceLists } from './lists.js';
 import { listPane, measureFor, screenOf, viewHeight } from './selectors.js';
@@ -19,7 +20,16 @@ export function initialState(o: InitOptions): AppState {
     pane: 'recent',
     typing: false,
     origin: 'recent',
-    search: { text: '', mode: 'fulltext', sort: 'relevance', tools: false, generation: 0 },
+    search: {
+      text: '',
+      cursor: 0,
+      selected: false,
+      history: historyOf(o.history ?? []),
+      mode: 'fulltext',
+      sort: 'relevance',
+      tools: false,
+      generation: 0,
+    },
     results: EMPTY_RESULTS,
     recent: {
       rows,
@@ -35,6 +45,7 @@ export function initialState(o: InitOptions): AppState {
     view: null,
     marks: [],
     overlay: null,
+    findLine: null,
     status: null,
     now: o.now,
   };
@@ -101,6 +112,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'searchStarted':
     case 'resultsLoaded':
     case 'hitCounts':
+    case 'resultsTotal':
     case 'clearResults':
     case 'recentLoaded':
     case 'branchesLoaded':
@@ -116,6 +128,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'focusMessage':
     case 'toggleExpand':
     case 'toggleReasoning':
+    case 'setFind':
       return reduceConversation(s, a);
     case 'setPane':
     case 'back':
@@ -123,6 +136,11 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'cyclePane':
     case 'setTyping':
     case 'searchEdit':
+    case 'historyWalk':
+    case 'historyRecord':
+    case 'findStart':
+    case 'findEdit':
+    case 'findClose':
     case 'setMode':
     case 'cycleSort':
     case 'toggleTools':

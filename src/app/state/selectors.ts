@@ -1,4 +1,5 @@
 /** Derived values read by the reducer, the controller and the views. */
+import { parseFilters } from '../../query/filters.js';
 import { GUTTER, layoutMessage } from '../geometry/lineLayout.js';
 import { innerWidth, screenFor, type Screen } from '../geometry/screen.js';
 import { edgeNeed, type Edge, type Measure, type MsgWindow } from '../geometry/window.js';
@@ -83,9 +84,16 @@ export function viewEdgeNeed(s: AppState): Edge | null {
   return edgeNeed(v.win, measureFor(s, v), viewHeight(s, v));
 }
 
-/** The list on screen: Recent while the search line is empty, Results otherwise. */
+/**
+ * The list on screen: Results while the search line holds a query, Recent otherwise.
+ * A line of filters alone filters Recent; one the filters cannot read shows Results,
+ * where the line says what is wrong.
+ */
 export function listPane(s: AppState): 'recent' | 'results' {
-  return s.search.text.trim() === '' ? 'recent' : 'results';
+  const text = s.search.text;
+  if (text.trim() === '') return 'recent';
+  const line = parseFilters(text);
+  return line.text.trim() === '' && !line.error ? 'recent' : 'results';
 }
 
 /** The key of a Recent row's preview (the tip it opens) and of a result's (its own key). */

@@ -6,6 +6,7 @@
 import type { ConversationContext } from '../../store/facts.js';
 import type { Message } from '../../store/types.js';
 import type { ListState } from '../geometry/list.js';
+import type { EditAction, History, LineState } from '../input/lineEditor.js';
 import type {
   CopyOption,
   HiddenCounts,
@@ -44,13 +45,28 @@ export interface MessageView {
   /** The conversation's opening and closing messages, shown when the window does not reach them. */
   bookStart: Message | null;
   bookEnd: Message | null;
+  /** Find within the conversation (`/` here, as in less): n/N walk these messages instead of the hits. */
+  find: FindResult | null;
+}
+
+export interface FindResult {
+  text: string;
+  /** Messages of the chain containing it, in order. */
+  hits: readonly number[];
 }
 
 export type Overlay =
   { kind: 'help'; scroll: number } | { kind: 'copy'; options: CopyOption[]; selected: number };
 
 export interface SearchState {
+  /** The whole search line: free query and filter chips. */
   text: string;
+  /** Code-unit offset of the cursor in text (input/lineEditor.ts). */
+  cursor: number;
+  /** The line is selected (`/` reopened it): typing replaces it, a movement keeps it. */
+  selected: boolean;
+  /** Earlier queries, walked with ↑/↓ while typing. */
+  history: History;
   mode: SearchMode;
   sort: Sort;
   /** Include tool output in full-text search. */
@@ -69,6 +85,9 @@ export interface ResultsState {
   path: SearchPath | null;
   /** Hits in each result's conversation, by result key (filled in as they are counted). */
   hitCounts: Readonly<Record<string, number>>;
+  /** Conversations the query matches in all (null until counted); capped: at least that many. */
+  total: number | null;
+  capped: boolean;
 }
 
 export interface RecentState {
@@ -108,6 +127,8 @@ export interface AppState {
   view: MessageView | null;
   marks: MarkRef[];
   overlay: Overlay | null;
+  /** The find line while it is typed in the message pane (null otherwise). */
+  findLine: LineState | null;
   status: StatusMessage | null;
   /** Wall clock (epoch seconds) for ages; refreshed by the controller. */
   now: number;
@@ -117,15 +138,24 @@ export type Action =
   | { type: 'resize'; size: Size }
   | { type: 'setPane'; pane: PaneId }
   | { type: 'cyclePane'; dir: 1 | -1 }
-  | { type: 'setTyping'; on: boolean }
+  /** select: the line opens with its query selected, so typing replaces it. */
+  | { type: 'setTyping'; on: boolean; select?: boolean }
   /** Esc: clear the search, leave the search line, or go back a pane. */
   | { type: 'back' }
   /** Back to the list the open view came from (its conversation is gone). */
   | { type: 'toOrigin' }
   | { type: 'listNav'; pane: 'recent' | 'results'; move: 'line' | 'page' | 'edge'; dir: 1 | -1 }
   | { type: 'listSelect'; pane: 'recent' | 'results'; index: number }
-  | { type: 'searchEdit'; edit: 'insert'; text: string }
-  | { type: 'searchEdit'; edit: 'backspace' | 'deleteWord' | 'clear' }
+  | { type: 'searchEdit'; action: EditAction }
+  /** ↑/↓ in the search line: an earlier (later) query. */
+  | { type: 'historyWalk'; dir: 1 | -1 }
+  /** A query was used (opened, or the line left with it): remembered as the newest. */
+  | { type: 'historyRecord'; query: string }
+  | { type: 'resultsTotal'; generation: number; total: number; capped: boolean }
+  | { type: 'findStart' }
+  | { type: 'findEdit'; action: EditAction }
+  | { type: 'findClose' }
+  | { type: 'setFind'; find: FindResult | null }
   | { type: 'setMode'; mode: SearchMode }
   | { type: 'cycleSort' }
   | { type: 'toggleTools' }
@@ -179,6 +209,8 @@ export interface InitOptions {
   now: number;
   rows?: SessionRow[];
   hidden?: HiddenCounts | null;
+  /** Earlier queries (loaded by src/tui). */
+  history?: readonly string[];
 }
 
 export type ListAction = Extract<
@@ -190,6 +222,7 @@ export type ListAction = Extract<
       | 'searchStarted'
       | 'resultsLoaded'
       | 'hitCounts'
+      | 'resultsTotal'
       | 'clearResults'
       | 'recentLoaded'
       | 'branchesLoaded'
@@ -210,7 +243,8 @@ export type ConversationAction = Extract<
       | 'viewNav'
       | 'focusMessage'
       | 'toggleExpand'
-      | 'toggleReasoning';
+      | 'toggleReasoning'
+      | 'setFind';
   }
 >;
 
@@ -224,6 +258,11 @@ export type UiAction = Extract<
       | 'toOrigin'
       | 'setTyping'
       | 'searchEdit'
+      | 'historyWalk'
+      | 'historyRecord'
+      | 'findStart'
+      | 'findEdit'
+      | 'findClose'
       | 'setMode'
       | 'cycleSort'
       | 'toggleTools'

@@ -1,19 +1,30 @@
 /** Panes, the search line, overlays, marks, the status line and the clock. */
 import type { PaneId } from '../geometry/screen.js';
 import type { Sort } from '../model.js';
+import {
+  EMPTY_LINE,
+  editLine,
+  historyDown,
+  historyUp,
+  recordQuery,
+  type EditAction,
+} from '../input/lineEditor.js';
 import { isMarked, listPane } from './selectors.js';
 import type { AppState, UiAction } from './types.js';
 
 const SORTS: readonly Sort[] = ['relevance', 'newest', 'oldest'];
 
-function deleteWord(text: string): string {
-  return text.replace(/\s*\S+\s*$/u, '');
-}
-
-function dropLastChar(text: string): string {
-  const chars = Array.from(text);
-  chars.pop();
-  return chars.join('');
+/** An edit of the search line; a selected line is replaced by what is typed, cleared by an erase. */
+function editSearch(s: AppState, action: EditAction): AppState {
+  const q = s.search;
+  let line = { text: q.text, cursor: q.cursor };
+  if (q.selected) {
+    if (action.type === 'insert' || action.type === 'backspace' || action.type === 'delete')
+      line = action.type === 'insert' ? editLine(EMPTY_LINE, action) : EMPTY_LINE;
+    else line = editLine(line, action);
+  } else line = editLine(line, action);
+  if (line.text === q.text && line.cursor === q.cursor && !q.selected) return s;
+  return { ...s, search: { ...q, text: line.text, cursor: line.cursor, selected: false } };
 }
 
 export function reduceUi(s: AppState, a: UiAction): AppState {
@@ -29,33 +40,64 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
       const pane = avail[(i + a.dir + avail.length) % avail.length] ?? 'recent';
       return { ...s, pane, typing: false };
     }
-    case 'back':
+    case 'back': {
+      const search = { ...s.search, selected: false };
       if (s.typing) {
-        if (s.search.text !== '') return { ...s, search: { ...s.search, text: '' } };
-        // Leaving an empty search line with nothing found goes back to Recent.
-        return { ...s, typing: false, pane: s.results.items.length === 0 ? 'recent' : s.pane };
+        // Esc leaves the line and keeps the query (a second Esc clears it), as in a shell's Ctrl-R;
+        // the list on screen stays the one the line selects (Results, with its hint when empty).
+        return { ...s, search, typing: false, pane: listPane(s) };
       }
       if (s.pane === 'messages') return { ...s, pane: s.origin };
-      // Results are the list while there is a query: back clears it, and Recent is the list again.
-      if (s.pane === 'results') return { ...s, pane: 'recent', search: { ...s.search, text: '' } };
+      if (s.search.text !== '')
+        return { ...s, search: { ...search, text: '', cursor: 0 }, pane: 'recent' };
+      if (s.pane === 'results') return { ...s, pane: 'recent' };
       return s;
+    }
     case 'toOrigin':
       return { ...s, pane: s.origin, typing: false };
     case 'setTyping':
       // While typing, the arrows move the results (as in fzf), so that pane is the active one.
-      return a.on ? { ...s, typing: true, pane: 'results' } : { ...s, typing: false };
-    case 'searchEdit': {
-      const t = s.search.text;
-      const text =
-        a.edit === 'insert'
-          ? t + a.text
-          : a.edit === 'backspace'
-            ? dropLastChar(t)
-            : a.edit === 'deleteWord'
-              ? deleteWord(t)
-              : '';
-      return text === t ? s : { ...s, search: { ...s.search, text } };
+      return a.on
+        ? {
+            ...s,
+            typing: true,
+            pane: 'results',
+            search: {
+              ...s.search,
+              cursor: s.search.text.length,
+              selected: a.select === true && s.search.text !== '',
+              history: { ...s.search.history, index: null, draft: '' },
+            },
+          }
+        : { ...s, typing: false, search: { ...s.search, selected: false } };
+    case 'searchEdit':
+      return editSearch(s, a.action);
+    case 'historyWalk': {
+      const h = s.search.history;
+      let step = a.dir === -1 ? historyUp(h, s.search.text) : historyDown(h);
+      // The newest entry is often the line itself (kept with Esc, reopened with /): skip to the one before.
+      if (step && a.dir === -1 && h.index === null && step.line.text === s.search.text.trim())
+        step = historyUp(step.history, s.search.text) ?? step;
+      if (!step) return s;
+      return {
+        ...s,
+        search: {
+          ...s.search,
+          history: step.history,
+          text: step.line.text,
+          cursor: step.line.cursor,
+          selected: false,
+        },
+      };
     }
+    case 'historyRecord':
+      return { ...s, search: { ...s.search, history: recordQuery(s.search.history, a.query) } };
+    case 'findStart':
+      return s.view ? { ...s, findLine: EMPTY_LINE } : s;
+    case 'findEdit':
+      return s.findLine ? { ...s, findLine: editLine(s.findLine, a.action) } : s;
+    case 'findClose':
+      return { ...s, findLine: null };
     case 'setMode':
       return { ...s, search: { ...s.search, mode: a.mode } };
     case 'cycleSort': {
