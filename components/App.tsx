@@ -134,6 +134,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       <CopyMenu
         options={s.overlay.options}
         selected={s.overlay.selected}
+        menu={s.overlay.menu ?? 'copy'}
         width={screen.cols}
         height={h}
       />
@@ -157,6 +158,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         mode={s.search.mode}
         sort={s.search.sort}
         tools={s.search.tools}
+        toolStepsHidden={s.view?.hideTools === true}
       />
       <SearchLine
         width={screen.cols}

@@ -5,9 +5,12 @@ import { viewMatchesSelection } from '../state/selectors.js';
 import { helpMaxScroll } from '../input/help.js';
 import type { CommandId } from '../input/keymap.js';
 import type { Routed } from '../input/router.js';
-import { nav, open, toggleExpand, walkHits } from './conversation.js';
+import type { ExportForm } from '../model.js';
+import { nav, open, stepMessage, toggleExpand, toggleToolSteps, walkHits } from './conversation.js';
 import { copy, copyAnchor, openCopyMenu, toggleMark } from './copy.js';
 import type { Ctx } from './ctx.js';
+import { openExportMenu, runExport } from './export.js';
+import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { paste, searchChanged } from './search.js';
 import { say } from './status.js';
@@ -43,6 +46,7 @@ export function apply(ctx: Ctx, r: Routed): void {
       const option = o.options[r.index ?? o.selected];
       if (!option) return;
       ctx.dispatch({ type: 'closeOverlay' });
+      if (o.menu === 'export') return runExport(ctx, option.form as ExportForm);
       return copy(ctx, option.text, option.label);
     }
   }
@@ -115,6 +119,11 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     if (!v?.context) return ctx.setStatus(say.openFirst);
     ctx.setStatus(contextParts(v.context, s.now).join(' · '));
   },
+  'msg.next': (ctx) => stepMessage(ctx, 1),
+  'msg.prev': (ctx) => stepMessage(ctx, -1),
+  'msg.toggleToolSteps': (ctx) => toggleToolSteps(ctx),
+  'export.menu': (ctx) => openExportMenu(ctx),
+  resume: (ctx) => resume(ctx),
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });
     reloadRecent(ctx);

@@ -51,6 +51,12 @@ export interface LayoutOptions {
   reasoning: boolean;
   /** Terms to highlight (already parsed from the query). */
   terms: readonly string[];
+  /**
+   * Tool steps hidden: a tool output and a message that is only tool calls
+   * lay out as no lines at all (the window skips them), and a message's own
+   * tool-call lines are left out.
+   */
+  hideTools?: boolean;
 }
 
 export interface MessageLayout {
@@ -213,6 +219,8 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
   let expandable = false;
   const text = sanitize(contentText(m.content));
   const isToolish = m.role === 'tool' || m.role === 'system';
+  const hideTools = opts.hideTools === true;
+  if (hideTools && m.role === 'tool') return { lines: [], expandable: false };
   const toolName = m.tool_name ? sanitizeLine(m.tool_name) : '';
   lines.push(headerLine(m, m.role === 'tool' ? toolName : ''));
 
@@ -268,7 +276,9 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
       ]);
   }
 
-  const calls = m.tool_calls;
+  const calls = hideTools ? null : m.tool_calls;
+  if (hideTools && m.tool_calls !== null && lines.length === 1)
+    return { lines: [], expandable: false };
   if (calls !== null) {
     expandable = true;
     if (typeof calls === 'string') {
@@ -313,7 +323,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
 const cache = new Map<string, MessageLayout>();
 
 function cacheKey(m: Message, opts: LayoutOptions): string {
-  return `${m.id}|${m.session_id}|${opts.width}|${opts.expanded ? 1 : 0}|${opts.reasoning ? 1 : 0}|${opts.terms.join('\u0000')}`;
+  return `${m.id}|${m.session_id}|${opts.width}|${opts.expanded ? 1 : 0}|${opts.reasoning ? 1 : 0}|${opts.hideTools === true ? 1 : 0}|${opts.terms.join('\u0000')}`;
 }
 
 /** Lays out one message, memoised: a key press never re-wraps what is already laid out. */
@@ -355,13 +365,19 @@ export function lineWidth(line: Line): number {
 
 /**
  * A line cut to `width` columns (span by span, never splitting a grapheme),
- * then padded with spaces to exactly `width`.
+ * then padded with spaces to exactly `width`. Every line the app draws (panes,
+ * header, search and status lines, menus) passes here, so here each span is
+ * made frame safe: whatever store text reached it (a title, a snippet, a
+ * path), no terminal draws it wider than it is measured, and the frame can
+ * never grow taller than the terminal.
  */
 export function fitLine(line: Line, width: number): Span[] {
   const out: Span[] = [];
   let used = 0;
-  for (const span of line) {
+  for (const raw of line) {
     if (used >= width) break;
+    const safe = frameSafe(raw.text);
+    const span = safe === raw.text ? raw : { ...raw, text: safe };
     const w = displayWidth(span.text);
     if (used + w <= width) {
       out.push(span);

@@ -72,6 +72,12 @@ export type CommandId =
   | 'marks.clear'
   | 'view.toggleHidden'
   | 'info'
+  // issue 9, reading and acting
+  | 'msg.next'
+  | 'msg.prev'
+  | 'msg.toggleToolSteps'
+  | 'export.menu'
+  | 'resume'
   | 'help'
   | 'quit';
 
@@ -233,6 +239,39 @@ export const COMMANDS: readonly Command[] = [
     description: 'Context: folder, branch, model, messages, tokens, cost, status',
     section: 'Messages',
     hint: 'info',
+  },
+  // Reading and acting (issue 9): message steps, tool steps, export, resume.
+  {
+    id: 'msg.next',
+    keys: [ch(']'), ch('J')],
+    description: 'Next message (its header, however long this one is)',
+    section: 'Messages',
+  },
+  {
+    id: 'msg.prev',
+    keys: [ch('['), ch('K')],
+    description: 'Previous message',
+    section: 'Messages',
+  },
+  {
+    id: 'msg.toggleToolSteps',
+    keys: [ch('T')],
+    description: 'Hide or show tool steps (tool calls and outputs)',
+    section: 'Messages',
+  },
+  {
+    id: 'export.menu',
+    keys: [ch('x')],
+    description: 'Export the conversation or the marked messages (Markdown or JSON file)',
+    section: 'Copy and mark',
+    hint: 'export',
+  },
+  {
+    id: 'resume',
+    keys: [ch('R')],
+    description: 'Resume the conversation in its agent (leaves lookback; LOOKBACK_RESUME)',
+    section: 'App',
+    hint: 'resume',
   },
   { id: 'help', keys: [ch('?')], description: 'This help', section: 'App', hint: 'help' },
   { id: 'quit', keys: [ch('q'), ch('c', true)], description: 'Quit', section: 'App', hint: 'quit' },

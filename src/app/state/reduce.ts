@@ -116,6 +116,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'focusMessage':
     case 'toggleExpand':
     case 'toggleReasoning':
+    case 'toggleToolSteps':
       return reduceConversation(s, a);
     case 'setPane':
     case 'back':
