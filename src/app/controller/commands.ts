@@ -124,6 +124,12 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   'msg.toggleToolSteps': (ctx) => toggleToolSteps(ctx),
   'export.menu': (ctx) => openExportMenu(ctx),
   resume: (ctx) => resume(ctx),
+  'app.suspend': (ctx) => {
+    if (!ctx.o.suspend) return;
+    ctx.setStatus(say.suspended);
+    // A new status line after SIGCONT also makes ink write the whole frame again.
+    ctx.o.suspend(() => ctx.setStatus(say.continued));
+  },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });
     reloadRecent(ctx);

@@ -76,6 +76,11 @@ export interface ControllerOptions {
    * unmounts, restores the terminal, spawns, exits with its code).
    */
   resume?: (argv: string[]) => void;
+  /**
+   * Ctrl-Z: stop to the shell and come back (src/tui/terminal.ts suspend);
+   * `onContinue` runs after SIGCONT, with the terminal modes back.
+   */
+  suspend?: (onContinue: () => void) => void;
   /** The environment read for LOOKBACK_RESUME. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Wall clock in ms. */
@@ -120,4 +125,6 @@ export interface Ctx {
   live: { lastVersion: number | null };
   /** The pending preview load (preview.ts), and the row it is for. */
   preview: { timer: unknown; key: string | null };
+  /** The last click (row key, time), to tell a double click. */
+  mouse: { lastClick: { at: number; key: string } | null };
 }

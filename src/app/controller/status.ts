@@ -51,6 +51,9 @@ export const say = {
   resumeWhere: 'select or open a conversation to resume it',
   resuming: (display: string) => `resuming: ${display}`,
 
+  suspended: 'suspended · fg brings lookback back',
+  continued: 'back from the shell',
+
   // Recent
   hidden: (shown: boolean) =>
     shown ? 'showing hidden conversations' : 'hiding subagent, tool and archived conversations',

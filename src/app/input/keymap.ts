@@ -78,6 +78,7 @@ export type CommandId =
   | 'msg.toggleToolSteps'
   | 'export.menu'
   | 'resume'
+  | 'app.suspend'
   | 'help'
   | 'quit';
 
@@ -272,6 +273,12 @@ export const COMMANDS: readonly Command[] = [
     description: 'Resume the conversation in its agent (leaves lookback; LOOKBACK_RESUME)',
     section: 'App',
     hint: 'resume',
+  },
+  {
+    id: 'app.suspend',
+    keys: [ch('z', true)],
+    description: 'Suspend to the shell (fg comes back)',
+    section: 'App',
   },
   { id: 'help', keys: [ch('?')], description: 'This help', section: 'App', hint: 'help' },
   { id: 'quit', keys: [ch('q'), ch('c', true)], description: 'Quit', section: 'App', hint: 'quit' },
