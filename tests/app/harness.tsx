@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { DEFAULT_NOW } from '../../src/demo/store.js';
 import { Store } from '../../src/store/store.js';
-import type { Timers } from '../../src/app/controller/ctx.js';
+import type { ControllerOptions, Timers } from '../../src/app/controller/ctx.js';
 import type { Controller } from '../../src/app/controller/controller.js';
 import { createController } from '../../src/app/create.js';
 import type { Size } from '../../src/app/geometry/screen.js';
@@ -79,7 +79,9 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export async function startHarness(
   path: string,
   size: Size,
-  opts: { timers?: Timers; pollMs?: number; now?: () => number } = {},
+  opts: { timers?: Timers; pollMs?: number; now?: () => number } & Partial<
+    Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend'>
+  > = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -106,6 +108,10 @@ export async function startHarness(
     pollMs: opts.pollMs ?? 3_600_000,
     ...(opts.timers ? { timers: opts.timers } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.resume ? { resume: opts.resume } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.suspend ? { suspend: opts.suspend } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {
