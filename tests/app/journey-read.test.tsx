@@ -374,5 +374,12 @@ describe('export, resume, suspend', () => {
     await h.press('j'); // keys still work after coming back
     resumeFn!();
     await h.waitFor(() => h!.frame().includes('back from the shell'), 'the status after SIGCONT');
+    // A second return says a different line (ink redraws only a changed frame).
+    await h.press('\x1a');
+    resumeFn!();
+    await h.waitFor(
+      () => h!.frame().includes('back from the shell (2 times)'),
+      'the second return',
+    );
   });
 });

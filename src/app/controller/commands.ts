@@ -128,7 +128,9 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     if (!ctx.o.suspend) return;
     ctx.setStatus(say.suspended);
     // A new status line after SIGCONT also makes ink write the whole frame again.
-    ctx.o.suspend(() => ctx.setStatus(say.continued));
+    // A line that differs from every earlier one: the frame before the stop may never have been drawn.
+    const n = ++ctx.suspends;
+    ctx.o.suspend(() => ctx.setStatus(say.continued(n)));
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });

@@ -85,6 +85,7 @@ export class Controller {
       live: { lastVersion: null },
       preview: { timer: null, key: null },
       mouse: { lastClick: null },
+      suspends: 0,
     };
     this.client = new QueryClient(
       o.queries,

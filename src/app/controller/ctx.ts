@@ -127,4 +127,6 @@ export interface Ctx {
   preview: { timer: unknown; key: string | null };
   /** The last click (row key, time), to tell a double click. */
   mouse: { lastClick: { at: number; key: string } | null };
+  /** Times suspended (Ctrl-Z): each return says a different line, so ink always redraws. */
+  suspends: number;
 }

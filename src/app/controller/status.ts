@@ -52,7 +52,7 @@ export const say = {
   resuming: (display: string) => `resuming: ${display}`,
 
   suspended: 'suspended · fg brings lookback back',
-  continued: 'back from the shell',
+  continued: (n: number) => (n === 1 ? 'back from the shell' : `back from the shell (${n} times)`),
 
   // Recent
   hidden: (shown: boolean) =>
