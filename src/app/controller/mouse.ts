@@ -6,7 +6,7 @@
 import { visibleSlice } from '../geometry/window.js';
 import { listCapacity, RESULT_ROWS, type PaneId } from '../geometry/screen.js';
 import type { MouseEvent } from '../input/mouse.js';
-import { measureFor, screenOf, viewHeight } from '../state/selectors.js';
+import { listPane, measureFor, screenOf, viewHeight } from '../state/selectors.js';
 import { ensureEdges, open } from './conversation.js';
 import type { Ctx } from './ctx.js';
 
@@ -24,13 +24,11 @@ function paneAt(ctx: Ctx, x: number, y: number): { pane: PaneId; row: number } |
   if (screen.tooSmall || s.overlay) return null;
   const row = y - FIRST_INNER_ROW;
   if (row < 0 || row >= screen.innerHeight) return null;
-  if (!screen.wide) return { pane: s.typing ? 'results' : s.pane, row };
-  let left = 0;
-  for (const pane of ['recent', 'results', 'messages'] as const) {
-    const w = screen.widths[pane];
-    if (x > left && x <= left + w) return { pane, row };
-    left += w;
-  }
+  // One list (Recent while the search line is empty, Results otherwise) left of the messages.
+  const list = listPane(s);
+  if (!screen.wide) return { pane: s.pane === 'messages' ? 'messages' : list, row };
+  if (x >= 1 && x <= screen.widths[list]) return { pane: list, row };
+  if (x > screen.widths[list] && x <= screen.cols) return { pane: 'messages', row };
   return null;
 }
 
