@@ -140,6 +140,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       <CopyMenu
         options={s.overlay.options}
         selected={s.overlay.selected}
+        menu={s.overlay.menu ?? 'copy'}
         width={screen.cols}
         height={h}
       />
@@ -163,6 +164,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         mode={s.search.mode}
         sort={s.search.sort}
         tools={s.search.tools}
+        toolStepsHidden={s.view?.hideTools === true}
       />
       {s.findLine ? (
         <SearchLine

@@ -11,6 +11,8 @@ export interface CopyMenuProps {
   selected: number;
   width: number;
   height: number;
+  /** The export menu shows the same list under its own title. */
+  menu?: 'copy' | 'export';
 }
 
 /** The copy forms with a preview of each; Enter or a digit copies, Esc closes. */
@@ -26,6 +28,15 @@ export function CopyMenu(p: CopyMenuProps): React.JSX.Element {
     lines.push([{ text: `      ${truncate(sanitizeLine(o.text), inner - 7)}`, tone: 'dim' }]);
   });
   lines.push([]);
-  lines.push([{ text: '   ↑↓ choose · ⏎ or 1–9 copy · Esc close', tone: 'dim' }]);
-  return <Pane title="Copy" width={p.width} height={p.height} focused lines={lines} />;
+  const verb = p.menu === 'export' ? 'write' : 'copy';
+  lines.push([{ text: `   ↑↓ choose · ⏎ or 1–9 ${verb} · Esc close`, tone: 'dim' }]);
+  return (
+    <Pane
+      title={p.menu === 'export' ? 'Export' : 'Copy'}
+      width={p.width}
+      height={p.height}
+      focused
+      lines={lines}
+    />
+  );
 }

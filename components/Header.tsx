@@ -17,6 +17,8 @@ export interface HeaderProps {
   mode: SearchMode;
   sort: Sort;
   tools: boolean;
+  /** The open conversation hides its tool steps (T). */
+  toolStepsHidden?: boolean;
 }
 
 /** `lookback · <profile> · <path> · N sessions` on the left, the search settings on the right. */
@@ -32,7 +34,7 @@ export function Header(p: HeaderProps): React.JSX.Element {
     { text: sanitizeLine(p.path), tone: 'dim' },
     { text: ` · ${count}` },
   ];
-  const rightText = `${right} `;
+  const rightText = `${p.toolStepsHidden ? 'tool steps hidden · ' : ''}${right} `;
   const room = Math.max(0, p.width - displayWidth(rightText) - 1);
   const left = fitLine(leftParts, room);
   const spans: Span[] = [

@@ -101,6 +101,7 @@ export function windowLines(p: MessageWindowProps): Line[] {
       expanded: v.expanded.has(m.id),
       reasoning: v.reasoning,
       terms: v.terms,
+      hideTools: v.hideTools,
     });
     for (let i = row.skip; i < row.skip + row.take; i++) {
       const body = layout.lines[i] ?? [];

@@ -2,7 +2,7 @@ import React from 'react';
 import { Box } from 'ink';
 import { fitLine, type Line, type Span } from '../src/app/geometry/lineLayout.js';
 import { toneColor, type Tone } from '../src/app/theme.js';
-import { displayWidth, truncate } from '../src/text/width.js';
+import { displayWidth, frameSafe, truncate } from '../src/text/width.js';
 import { LineView } from './Line.js';
 
 export interface PaneProps {
@@ -27,7 +27,8 @@ function borderLine(
   focused: boolean,
 ): Span[] {
   const inner = Math.max(0, width - 2);
-  const text = label ? ` ${truncate(label, Math.max(0, inner - 3))} ` : '';
+  // Titles are store text: frame safe, like every line fitLine draws.
+  const text = label ? ` ${truncate(frameSafe(label), Math.max(0, inner - 3))} ` : '';
   const fill = Math.max(0, inner - displayWidth(text));
   const color: Tone = focused ? 'accent' : tone;
   return [

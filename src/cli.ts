@@ -10,7 +10,7 @@ import pkg from '../package.json' with { type: 'json' };
 
 const HELP = `
   Usage
-    $ lookback [--db PATH | --profile NAME | --demo] [--print]        the app
+    $ lookback [--db PATH | --profile NAME | --demo] [--print[=id|link|anchor]]   the app
     $ lookback recent [--limit N] [--all] [--all-profiles] [FILTERS] [--json]
                                                                         recent conversations
     $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
@@ -38,7 +38,10 @@ const HELP = `
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
     --demo           open (creating it if needed) a generated demo store
     --json           print the agent's session_search JSON shapes
-    --print          (app) print the copied anchors on stdout at exit
+    --print[=WHAT]   (app) at exit print on stdout the last copied anchor (anchor,
+                     the default), or the conversation's session id (id) or link
+                     (link); the app then draws on stderr, so $(lookback --print=id)
+                     works. R in the app resumes a conversation (LOOKBACK_RESUME)
     FILTERS          --after WHEN --before WHEN (2026-08-01, 7d, 24h, 2w, today,
                      yesterday; after inclusive, before exclusive, on the
                      conversation's start), --source cli,tui  --cwd PREFIX  --model TEXT
@@ -54,7 +57,8 @@ const FLAGS = {
   profile: { type: 'string' },
   demo: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
-  print: { type: 'boolean', default: false },
+  // A string so that --print=id works; a bare --print is "" (the anchor).
+  print: { type: 'string' },
   limit: { type: 'string' },
   all: { type: 'boolean', default: false },
   allProfiles: { type: 'boolean', default: false },
@@ -91,7 +95,8 @@ function checkFlags(flags: Record<string, unknown>): void {
     const spec = (FLAGS as Record<string, { type: string }>)[name];
     const shown = name.length === 1 ? `-${name}` : `--${kebab(name)}`;
     if (!spec) throw new UsageError(`unknown option ${shown}`);
-    if (spec.type === 'string' && (value === '' || value === true))
+    // --print alone is allowed: it means --print=anchor.
+    if (spec.type === 'string' && (value === '' || value === true) && name !== 'print')
       throw new UsageError(`${shown} needs a value`);
   }
 }

@@ -15,9 +15,6 @@ export const MAX_SCROLL_WINDOW = 20;
 /** A quote is for pasting into a prompt; longer than this it drowns the question. */
 export const QUOTE_MAX_CHARS = 4_000;
 
-/** One message in a copied window; keeps a giant tool output from filling the clipboard. */
-export const WINDOW_MESSAGE_MAX_CHARS = 20_000;
-
 export const DEFAULT_PROFILE = 'default';
 
 export interface AnchorTarget {
@@ -28,21 +25,6 @@ export interface AnchorTarget {
   /** Epoch seconds, as the store holds them. */
   timestamp?: number | null;
   content?: string | null;
-  title?: string | null;
-}
-
-export interface WindowMessage {
-  id: number;
-  role: string;
-  timestamp?: number | null;
-  content?: string | null;
-  /** The message the window is anchored on. */
-  anchor?: boolean;
-}
-
-export interface WindowMeta {
-  profile: string;
-  sessionId: string;
   title?: string | null;
 }
 
@@ -114,40 +96,6 @@ export function quote(target: AnchorTarget): string {
     scrollCall(target),
   ].filter((part): part is string => part !== null);
   return `${quoted}\n\n— ${citation.join(' · ')}`;
-}
-
-/**
- * The visible window as Markdown: a heading with the title and session id,
- * the link, then each message as `**role** · time · #id` and its content.
- * `chars` is the length of `text`, for the status line.
- */
-export function windowMarkdown(
-  messages: readonly WindowMessage[],
-  meta: WindowMeta,
-): { text: string; chars: number } {
-  const sessionId = sanitizeLine(meta.sessionId);
-  const title = sanitizeLine(meta.title ?? '').trim();
-  const blocks: string[] = [
-    title === '' ? `## Session ${sessionId}` : `## ${title} · ${sessionId}`,
-    link(meta),
-  ];
-  for (const message of messages) {
-    const header = [
-      `**${cleanRole(message.role)}**`,
-      isoTime(message.timestamp),
-      `#${integer(message.id)}`,
-      message.anchor === true ? '(anchor)' : null,
-    ].filter((part): part is string => part !== null);
-    const content = sanitize(message.content ?? '').trimEnd();
-    const { text, cut } = cap(content, WINDOW_MESSAGE_MAX_CHARS);
-    const body = text === '' ? '_(no text content)_' : text;
-    blocks.push(
-      header.join(' · '),
-      cut ? `${body}\n\n${truncationNote(text.length, content.length)}` : body,
-    );
-  }
-  const text = blocks.join('\n\n') + '\n';
-  return { text, chars: text.length };
 }
 
 /**

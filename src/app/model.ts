@@ -70,8 +70,12 @@ export interface MarkRef {
 
 export type CopyForm = 'link' | 'scroll' | 'quote' | 'window' | 'marks';
 
+/** What the export menu writes. */
+export type ExportForm = 'conversation.md' | 'conversation.json' | 'marks.md' | 'marks.json';
+
 export interface CopyOption {
-  form: CopyForm;
+  /** A copy form, or (in the export menu) what to write. */
+  form: CopyForm | ExportForm;
   label: string;
   /** What will be copied. */
   text: string;

@@ -18,7 +18,8 @@ export interface Flags {
   profile?: string | undefined;
   demo: boolean;
   json: boolean;
-  print: boolean;
+  /** undefined: not given; "" (bare --print), "anchor", "id" or "link". */
+  print?: string | undefined;
   limit?: string | undefined;
   all: boolean;
   allProfiles?: boolean | undefined;
@@ -331,11 +332,23 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
   }
 }
 
+const PRINT_MODES = ['anchor', 'id', 'link'] as const;
+
+/** --print's value: null when not given; a bare --print prints the anchor. */
+export function printMode(value: string | undefined): 'anchor' | 'id' | 'link' | null {
+  if (value === undefined) return null;
+  const v = value.trim().toLowerCase();
+  if (v === '') return 'anchor';
+  if ((PRINT_MODES as readonly string[]).includes(v)) return v as 'anchor' | 'id' | 'link';
+  throw new UsageError(`--print takes id, link or anchor, not "${sanitizeLine(value)}"`);
+}
+
 async function runApp(flags: Flags): Promise<number> {
   if (flags.allProfiles)
     throw new UsageError('--all-profiles is for recent and search; the app reads one profile');
+  const print = printMode(flags.print);
   // `$(lookback --print)` captures stdout: the app then draws on stderr.
-  const screen = process.stdout.isTTY || (flags.print && process.stderr.isTTY);
+  const screen = process.stdout.isTTY || (print !== null && process.stderr.isTTY);
   if (!process.stdin.isTTY || !screen) {
     process.stderr.write(
       'lookback: no terminal here; use the JSON subcommands instead, e.g. `lookback recent --json` or `lookback search "query" --json`\n',
@@ -345,5 +358,5 @@ async function runApp(flags: Flags): Promise<number> {
   // Which store: decided here, once, with the same rules as the subcommands (storeChoice.ts).
   const store = await chooseStore(flags, { demoWhenMissing: true });
   const { startApp } = await import('../tui/start.js');
-  return startApp({ ...flags, store });
+  return startApp({ ...flags, store, print });
 }

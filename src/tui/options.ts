@@ -6,8 +6,11 @@ export interface StartOptions {
   db?: string | undefined;
   profile?: string | undefined;
   demo: boolean;
-  /** Print the last copied text on stdout at exit. */
-  print: boolean;
+  /**
+   * At exit print the last copied text ('anchor', or true), the session's id
+   * ('id') or its link ('link') on stdout; false or null: nothing.
+   */
+  print: boolean | 'anchor' | 'id' | 'link' | null;
   /** The store to open, as the command line chose it (src/cli/storeChoice.ts). */
   store: ChosenStore;
 }

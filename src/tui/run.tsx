@@ -5,7 +5,7 @@
  */
 import React from 'react';
 import { render } from 'ink';
-import { writeSync } from 'node:fs';
+import { existsSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
@@ -15,7 +15,19 @@ import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
 import { exposeGc, idleCollector } from './memory.js';
 import { findWorkerFile } from '../app/worker/client.js';
-import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './terminal.js';
+import { link } from '../anchors/format.js';
+import { focusedMessage } from '../app/geometry/window.js';
+import { selectedRecent, selectedResult } from '../app/state/selectors.js';
+import type { AppState } from '../app/state/types.js';
+import { handOver, ignoreTerminalSignals, inheritSpawn } from './handover.js';
+import {
+  errorLine,
+  exitCodeFor,
+  onAbnormalExit,
+  stopSelf,
+  suspend,
+  terminalModes,
+} from './terminal.js';
 
 /**
  * Ink's options (`npm run bench` renders with the same). maxFps: ink throttles
@@ -23,6 +35,26 @@ import { errorLine, exitCodeFor, onAbnormalExit, terminalModes } from './termina
  * to 34 ms (bench, j held in Recent at 120x40: p50 34 ms at 30 fps, 11 ms at 60).
  */
 export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
+
+/** The conversation the app was on at exit: the open one, else the selected row's. */
+function exitSession(s: AppState): string | null {
+  if (s.pane === 'messages' && s.view) return focusedMessage(s.view.win)?.session_id ?? null;
+  if (s.pane === 'results' || s.typing) return selectedResult(s)?.sessionId ?? null;
+  return selectedRecent(s)?.sessionId ?? null;
+}
+
+/** What --print prints at exit: the last copied text (anchor), or the session's id or link. */
+export function printedAtExit(
+  mode: Flags['print'],
+  s: AppState,
+  copied: readonly string[],
+): string | null {
+  if (mode === null || mode === false) return null;
+  if (mode === 'anchor' || mode === true) return copied[copied.length - 1] ?? null;
+  const id = exitSession(s);
+  if (id === null) return null;
+  return mode === 'id' ? id : link({ profile: s.store.profile, sessionId: id });
+}
 
 export async function runApp(flags: Flags): Promise<number> {
   // Which store was decided by the command line (src/cli/storeChoice.ts), once for the CLI, the app and the library.
@@ -46,8 +78,9 @@ export async function runApp(flags: Flags): Promise<number> {
     let finished = false;
     let instance: ReturnType<typeof render> | null = null;
     let uninstall = (): void => undefined;
-    const finish = (code: number, error?: unknown): void => {
-      if (finished) return;
+    /** Every way out: ink unmounted, the terminal restored, the store closed. */
+    const leave = (): boolean => {
+      if (finished) return false;
       finished = true;
       uninstall();
       collector.stop();
@@ -59,12 +92,33 @@ export async function runApp(flags: Flags): Promise<number> {
       }
       modes.restore();
       store.close();
+      return true;
+    };
+    const finish = (code: number, error?: unknown): void => {
+      const state = controller.getState();
+      if (!leave()) return;
       if (error !== undefined) process.stderr.write(`${errorLine(error)}\n`);
-      const last = controller.copied[controller.copied.length - 1];
-      if (flags.print && last !== undefined)
-        process.stdout.write(last.endsWith('\n') ? last : `${last}\n`);
+      const printed = printedAtExit(flags.print, state, controller.copied);
+      if (printed !== null) process.stdout.write(printed.endsWith('\n') ? printed : `${printed}\n`);
       resolve(code);
     };
+    /** R: leave, hand the terminal to the agent, exit with its code. */
+    const resumeIn = (argv: string[]): void => {
+      // After the key handler returns: ink is unmounted outside its own input callback.
+      setImmediate(() => {
+        void handOver(argv, {
+          leave: () => {
+            leave();
+            process.stdin.setRawMode?.(false);
+            process.stdin.pause();
+          },
+          spawn: inheritSpawn,
+          ignoreSignals: () => ignoreTerminalSignals(),
+          error: (line) => process.stderr.write(`${line}\n`),
+        }).then(resolve);
+      });
+    };
+    const exportDir = process.env.LOOKBACK_EXPORT_DIR?.trim() || process.cwd();
     const controller = createController({
       store,
       workerFile: findWorkerFile(),
@@ -75,6 +129,22 @@ export async function runApp(flags: Flags): Promise<number> {
       onQuit: () => finish(0),
       home: os.homedir(),
       history: fileHistory(historyPath(process.env, process.platform, os.homedir())),
+      env: process.env,
+      resume: resumeIn,
+      files: {
+        dir: exportDir,
+        exists: existsSync,
+        // 'wx': never overwrite (uniqueExportPath picked a free name; a race fails loudly).
+        write: (path, text) => writeFileSync(path, text, { flag: 'wx' }),
+      },
+      suspend: (onContinue) =>
+        suspend({
+          modes,
+          setRawMode: (on) => process.stdin.setRawMode?.(on),
+          stop: stopSelf(),
+          // ink rewrites the whole frame on any change (no incremental rendering): the new status does it.
+          redraw: onContinue,
+        }),
     });
     uninstall = onAbnormalExit((reason) => {
       const code = exitCodeFor(reason);

@@ -7,8 +7,14 @@
  */
 import { writeSync } from 'node:fs';
 
-/** Alternate screen, cursor hidden. */
-export const ENTER_SEQUENCE = '\x1b[?1049h\x1b[?25l\x1b[H';
+/**
+ * Alternate screen, cursor hidden, mouse reporting on: button presses and the
+ * wheel (1000) in SGR form (1006), which has no column limit and cannot be
+ * mistaken for typed text. Inside tmux with `mouse on`, tmux passes the wheel
+ * on to an app that asked for mouse reports, instead of scrolling its own
+ * copy mode.
+ */
+export const ENTER_SEQUENCE = '\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[H';
 /**
  * Attributes reset, bracketed paste and mouse reporting off (in case anything
  * turned them on), cursor shown, main screen back.
@@ -83,5 +89,42 @@ export function onAbnormalExit(
     proc.off('SIGINT', onInt);
     proc.off('uncaughtException', onError);
     proc.off('unhandledRejection', onError);
+  };
+}
+
+/** What suspending needs of the process (injected in tests). */
+export interface SuspendDeps {
+  modes: TerminalModes;
+  /** Raw mode of stdin: off while stopped, so the shell gets a normal terminal. */
+  setRawMode(on: boolean): void;
+  /** Sends SIGTSTP to this process; `onContinue` runs once on SIGCONT. */
+  stop(onContinue: () => void): void;
+  /** Draws the whole frame again (the terminal's screen was the shell's meanwhile). */
+  redraw(): void;
+}
+
+/**
+ * Ctrl-Z: in raw mode the terminal sends it as a key, not as SIGTSTP, so the
+ * app stops itself: terminal modes restored and raw mode off first (the
+ * shell gets its screen back), then SIGTSTP; on SIGCONT raw mode and the
+ * modes come back and the frame is drawn whole.
+ */
+export function suspend(deps: SuspendDeps): void {
+  deps.modes.restore();
+  deps.setRawMode(false);
+  deps.stop(() => {
+    deps.setRawMode(true);
+    deps.modes.enter();
+    deps.redraw();
+  });
+}
+
+/** The real process: SIGTSTP to ourselves, SIGCONT once. */
+export function stopSelf(
+  proc: Pick<NodeJS.Process, 'pid' | 'kill' | 'once'> = process,
+): (onContinue: () => void) => void {
+  return (onContinue) => {
+    proc.once('SIGCONT', onContinue);
+    proc.kill(proc.pid, 'SIGTSTP');
   };
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { DEFAULT_NOW } from '../../src/demo/store.js';
 import { Store } from '../../src/store/store.js';
-import type { HistoryStore, Timers } from '../../src/app/controller/ctx.js';
+import type { ControllerOptions, HistoryStore, Timers } from '../../src/app/controller/ctx.js';
 import type { Controller } from '../../src/app/controller/controller.js';
 import { createController } from '../../src/app/create.js';
 import type { Size } from '../../src/app/geometry/screen.js';
@@ -85,7 +85,7 @@ export async function startHarness(
     now?: () => number;
     history?: HistoryStore;
     home?: string;
-  } = {},
+  } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend'>> = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -114,6 +114,10 @@ export async function startHarness(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.history ? { history: opts.history } : {}),
     ...(opts.home ? { home: opts.home } : {}),
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.resume ? { resume: opts.resume } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.suspend ? { suspend: opts.suspend } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

@@ -103,8 +103,10 @@ describe('journey: wide terminal (160x48)', () => {
     expect(h.copied[0]).toBe(
       `session_search(session_id="${m.session_id}", around_message_id=${m.id}, window=5)`,
     );
-    await h.waitFor(() => h.frame().includes('copied anchor'), 'status line');
-    expect(h.frame()).toContain('fake clipboard');
+    // The fake clipboard, like OSC 52, cannot confirm: the status line says so and never "copied".
+    await h.waitFor(() => h.frame().includes('sent to the fake clipboard; not'), 'status line');
+    expect(h.frame()).toContain(`anchor for message ${m.id.toLocaleString('en-US')}: sent to`);
+    expect(h.frame()).not.toContain('copied anchor');
   });
 
   it('expands a tool call', async () => {

@@ -18,7 +18,8 @@ describe('input router', () => {
     expect(route(s, 'j', {})).toEqual({ kind: 'command', command: 'nav.down' });
     expect(route(s, '/', {})).toEqual({ kind: 'command', command: 'search.focus' });
     expect(route(s, 'q', {})).toEqual({ kind: 'command', command: 'quit' });
-    expect(route(s, 'x', {})).toBeNull();
+    expect(route(s, 'x', {})).toEqual({ kind: 'command', command: 'export.menu' });
+    expect(route(s, 'z', {})).toBeNull();
   });
 
   it('types plain characters into the search line, but keeps named and Ctrl keys as commands', () => {

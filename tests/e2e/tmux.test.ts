@@ -188,7 +188,7 @@ describe.skipIf(!TMUX)(SUITE, () => {
     // y copies the focused message's scroll call; inside tmux through the tmux buffer.
     term.type('y');
     await term.waitFor('the copy status', (s) =>
-      s.includes(`copied anchor for message ${id.toLocaleString('en-US')} via tmux buffer`),
+      s.includes(`anchor for message ${id.toLocaleString('en-US')}: copied to the tmux buffer`),
     );
     const buffer = term.tmux('show-buffer');
     expect(buffer).toMatch(

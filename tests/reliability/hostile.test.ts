@@ -11,14 +11,8 @@ import { Store } from '../../src/store/store.js';
 import { discover } from '../../src/store/search.js';
 import { readSession } from '../../src/store/messages.js';
 import { contentText } from '../../src/store/content.js';
-import {
-  formatAnchor,
-  link,
-  multi,
-  quote,
-  scrollCall,
-  windowMarkdown,
-} from '../../src/anchors/format.js';
+import { conversationMarkdown } from '../../src/export/conversation.js';
+import { formatAnchor, link, multi, quote, scrollCall } from '../../src/anchors/format.js';
 import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { lookback } from '../helpers/cli.js';
 import { stderrProblems, unsafeIn } from '../helpers/inert.js';
@@ -179,15 +173,10 @@ describe('the anchor formats are inert', () => {
         inert('scrollCall', scrollCall(target, 7));
         inert('quote', quote(target));
       }
-      const window = windowMarkdown(
-        messages.map((m) => ({
-          id: m.id,
-          role: m.role,
-          timestamp: m.timestamp,
-          content: contentText(m.content),
-          anchor: m.id === anchorId,
-        })),
+      const window = conversationMarkdown(
         { profile: 'default', sessionId: SID, title: `hostile title ${ALL}` },
+        messages,
+        { anchorId, headingLevel: 2 },
       );
       inert('window', window.text);
       inert('multi', multi(messages.map((m) => ({ sessionId: m.session_id, messageId: m.id }))));

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { sanitize, sanitizeLine } from '../../src/text/sanitize.js';
 import { displayWidth, padEnd, truncate, wrap } from '../../src/text/width.js';
 import { parseAnchor, parseAnchors } from '../../src/anchors/parse.js';
-import { link, multi, quote, scrollCall, windowMarkdown } from '../../src/anchors/format.js';
+import { link, multi, quote, scrollCall } from '../../src/anchors/format.js';
+import { conversationMarkdown } from '../../src/export/conversation.js';
 import {
   MAX_QUERY_CHARS,
   hasCjk,
@@ -268,7 +269,26 @@ describe('anchor formats (property)', () => {
           scrollCall(t),
           quote(t),
           multi([t, { sessionId: content, messageId: 4 }]),
-          windowMarkdown([{ id: 3, role: sid, timestamp: ts, content, anchor: true }], t).text,
+          conversationMarkdown(
+            t,
+            [
+              {
+                id: 3,
+                session_id: sid,
+                role: sid,
+                content: content,
+                timestamp: ts,
+                tool_name: null,
+                tool_calls: null,
+                tool_call_id: null,
+                reasoning: null,
+              },
+            ],
+            {
+              anchorId: 3,
+              headingLevel: 2,
+            },
+          ).text,
         ])
           expect(unsafeIn(out)).toEqual([]);
       }),

@@ -10,7 +10,8 @@ import { browse } from '../../src/store/browse.js';
 import { discover } from '../../src/store/search.js';
 import { countBefore, countVisible, readSession } from '../../src/store/messages.js';
 import { scroll } from '../../src/store/recall.js';
-import { quote, windowMarkdown } from '../../src/anchors/format.js';
+import { quote } from '../../src/anchors/format.js';
+import { conversationMarkdown } from '../../src/export/conversation.js';
 import type { Layout } from '../../src/demo/schema.js';
 import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { lookback, type Run } from '../helpers/cli.js';
@@ -101,15 +102,10 @@ describe('NULL, zero, negative, far-future, infinite and text timestamps', () =>
           }),
         ).not.toThrow();
       }
-      const window = readSession(store, 'ts-inf').messages.map((m) => ({
-        id: m.id,
-        role: m.role,
-        timestamp: m.timestamp,
-        content: String(m.content),
-      }));
-      expect(windowMarkdown(window, { profile: 'default', sessionId: 'ts-inf' }).text).not.toMatch(
-        BROKEN_TEXT,
-      );
+      const window = readSession(store, 'ts-inf').messages;
+      expect(
+        conversationMarkdown({ profile: 'default', sessionId: 'ts-inf' }, window).text,
+      ).not.toMatch(BROKEN_TEXT);
     } finally {
       store.close();
     }

@@ -8,8 +8,6 @@ import {
   QUOTE_MAX_CHARS,
   quote,
   scrollCall,
-  windowMarkdown,
-  WINDOW_MESSAGE_MAX_CHARS,
 } from '../../src/anchors/format.js';
 import { parseAnchor, parseAnchors } from '../../src/anchors/parse.js';
 import { sanitizeLine } from '../../src/text/sanitize.js';
@@ -81,55 +79,12 @@ describe('format', () => {
   it('handles long whitespace runs in content without regex backtracking', () => {
     const content = `a${' '.repeat(300_000)}b${' \n'.repeat(1000)}`;
     expect(quote({ ...target, content })).toContain('— assistant');
-    expect(windowMarkdown([{ id: 1, role: 'user', content }], target).text).toContain('truncated');
   });
 
   it('quotes an empty message', () => {
     expect(quote({ ...target, content: null, role: null, timestamp: null })).toMatch(
       /^> \(no text content\)\n\n— message · @session:/,
     );
-  });
-
-  it('renders a window as Markdown with its size', () => {
-    const { text, chars } = windowMarkdown(
-      [
-        { id: 9653, role: 'user', timestamp: TS - 60, content: 'And the webhook?' },
-        { id: 9654, role: 'assistant', timestamp: TS, content: 'Done.\x07', anchor: true },
-        { id: 9655, role: 'tool', timestamp: null, content: '' },
-      ],
-      { profile: 'default', sessionId: ID, title: 'Billing\nplan' },
-    );
-    expect(text).toBe(
-      [
-        `## Billing plan · ${ID}`,
-        '',
-        `@session:default/${ID}`,
-        '',
-        '**user** · 2026-03-01T11:59:00Z · #9653',
-        '',
-        'And the webhook?',
-        '',
-        '**assistant** · 2026-03-01T12:00:00Z · #9654 · (anchor)',
-        '',
-        'Done.',
-        '',
-        '**tool** · #9655',
-        '',
-        '_(no text content)_',
-        '',
-      ].join('\n'),
-    );
-    expect(chars).toBe(text.length);
-  });
-
-  it('caps each message in a window', () => {
-    const { text } = windowMarkdown(
-      [{ id: 1, role: 'tool', content: 'y'.repeat(WINDOW_MESSAGE_MAX_CHARS * 2) }],
-      { profile: 'default', sessionId: ID },
-    );
-    expect(text).toContain('## Session ');
-    expect(text.length).toBeLessThan(WINDOW_MESSAGE_MAX_CHARS + 500);
-    expect(text).toContain('truncated');
   });
 
   it('builds one block for several anchors', () => {
@@ -162,13 +117,7 @@ describe('format', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (id, content) => {
         const t = { ...target, sessionId: id, content, profile: id, role: content };
-        for (const out of [
-          link(t),
-          scrollCall(t),
-          quote(t),
-          multi([t]),
-          windowMarkdown([{ ...t, id: 1, role: id }], t).text,
-        ]) {
+        for (const out of [link(t), scrollCall(t), quote(t), multi([t])]) {
           expect(out).not.toMatch(CONTROL);
         }
       }),

@@ -6,9 +6,20 @@ import { helpMaxScroll } from '../input/help.js';
 import type { CommandId } from '../input/keymap.js';
 import type { Routed } from '../input/router.js';
 import type { EditAction } from '../input/lineEditor.js';
-import { commitFind, nav, open, toggleExpand, walkHits } from './conversation.js';
+import type { ExportForm } from '../model.js';
+import {
+  commitFind,
+  nav,
+  open,
+  stepMessage,
+  toggleExpand,
+  toggleToolSteps,
+  walkHits,
+} from './conversation.js';
 import { copy, copyAnchor, openCopyMenu, toggleMark } from './copy.js';
 import type { Ctx } from './ctx.js';
+import { openExportMenu, runExport } from './export.js';
+import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { openFromLine, paste, remember, searchChanged } from './search.js';
 import { say } from './status.js';
@@ -55,6 +66,7 @@ export function apply(ctx: Ctx, r: Routed): void {
       const option = o.options[r.index ?? o.selected];
       if (!option) return;
       ctx.dispatch({ type: 'closeOverlay' });
+      if (o.menu === 'export') return runExport(ctx, option.form as ExportForm);
       return copy(ctx, option.text, option.label);
     }
   }
@@ -149,6 +161,19 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     const v = viewMatchesSelection(s) ? s.view : null;
     if (!v?.context) return ctx.setStatus(say.openFirst);
     ctx.setStatus(contextParts(v.context, s.now).join(' · '));
+  },
+  'msg.next': (ctx) => stepMessage(ctx, 1),
+  'msg.prev': (ctx) => stepMessage(ctx, -1),
+  'msg.toggleToolSteps': (ctx) => toggleToolSteps(ctx),
+  'export.menu': (ctx) => openExportMenu(ctx),
+  resume: (ctx) => resume(ctx),
+  'app.suspend': (ctx) => {
+    if (!ctx.o.suspend) return;
+    ctx.setStatus(say.suspended);
+    // A new status line after SIGCONT also makes ink write the whole frame again.
+    // A line that differs from every earlier one: the frame before the stop may never have been drawn.
+    const n = ++ctx.suspends;
+    ctx.o.suspend(() => ctx.setStatus(say.continued(n)));
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });

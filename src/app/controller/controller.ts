@@ -8,6 +8,7 @@
 import { parseAnchors } from '../../anchors/parse.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { KeyLike } from '../input/keymap.js';
+import { parseMouse } from '../input/mouse.js';
 import { route, splitKeys } from '../input/router.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
@@ -27,6 +28,7 @@ import {
 } from './ctx.js';
 import { checkForChanges } from './live.js';
 import { followSelection } from './preview.js';
+import { onMouse } from './mouse.js';
 import { reloadRecent } from './recent.js';
 import { onQueryResponse } from './search.js';
 import { say } from './status.js';
@@ -94,6 +96,8 @@ export class Controller {
       },
       live: { lastVersion: null },
       preview: { timer: null, key: null },
+      mouse: { lastClick: null },
+      suspends: 0,
     };
     this.client = new QueryClient(
       o.queries,
@@ -196,6 +200,14 @@ export class Controller {
 
   handleKey(input: string, key: KeyLike): void {
     if (this.stopped) return;
+    // Mouse reports come through stdin like keys: they are never typed text.
+    const mouse = key.ctrl ? null : parseMouse(input);
+    if (mouse) {
+      this.batch(() => {
+        for (const e of mouse) this.guard(() => onMouse(this.ctx, e));
+      });
+      return;
+    }
     // A pasted anchor stays whole; any other run of characters is keys typed fast.
     const whole =
       Array.from(input).length > 1 && !key.ctrl && !key.meta && parseAnchors(input).length > 0;

@@ -2,9 +2,17 @@
 import { parseFilters } from '../../query/filters.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { FULL_OPEN, PREVIEW_OPEN, type Opened } from '../data/chainWindow.js';
-import { adjacentHit, focusedMessage, indexOfMessage, SLICE_MESSAGES } from '../geometry/window.js';
+import {
+  adjacentHit,
+  focusedMessage,
+  geometry,
+  indexOfMessage,
+  nextMessage,
+  SLICE_MESSAGES,
+} from '../geometry/window.js';
 import type { ResultItem, SessionRow } from '../model.js';
 import {
+  measureFor,
   previewTarget,
   recentKey,
   roles,
@@ -284,4 +292,42 @@ function landOnFind(ctx: Ctx, find: FindResult, target: number): void {
   }
   ensureEdges(ctx);
   ctx.setStatus(say.find(find.hits.indexOf(target) + 1, find.hits.length, find.text));
+}
+
+/**
+ * ] / [: the focus to the next (previous) message's header, however tall the
+ * focused one is (j/k scroll through a tall message line by line). Hidden
+ * tool steps are skipped; past the loaded edge the next page is loaded.
+ */
+export function stepMessage(ctx: Ctx, dir: 1 | -1): void {
+  if (!ctx.state.view || ctx.state.pane !== 'messages') return ctx.setStatus(say.openFirst);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const v = ctx.state.view;
+    if (!v) return;
+    const g = geometry(v.win.items, measureFor(ctx.state, v));
+    const n = nextMessage(v.win.items, v.win.focus, dir, g);
+    const item = n === null ? undefined : v.win.items[n];
+    if (item?.kind === 'message') {
+      ctx.dispatch({ type: 'focusMessage', id: item.msg.id });
+      return ensureEdges(ctx);
+    }
+    const edge = dir === 1 ? v.win.atEnd : v.win.atStart;
+    if (edge || attempt > 0) break;
+    const loaded = ctx.data.extend(v.win, dir === 1 ? 'after' : 'before', SLICE_MESSAGES);
+    ctx.dispatch({
+      type: 'extendView',
+      side: dir === 1 ? 'after' : 'before',
+      items: loaded.items,
+      reached: loaded.reached || loaded.items.length === 0,
+    });
+  }
+  ctx.setStatus(say.nextMessage(dir));
+}
+
+/** T: hide or show tool steps (tool calls and outputs) in the open conversation. */
+export function toggleToolSteps(ctx: Ctx): void {
+  if (!ctx.state.view) return ctx.setStatus(say.openFirst);
+  ctx.dispatch({ type: 'toggleToolSteps' });
+  ensureEdges(ctx);
+  ctx.setStatus(say.toolSteps(ctx.state.view?.hideTools !== true));
 }

@@ -1,12 +1,6 @@
 /** Copying (anchors, links, quotes, the visible window as Markdown) and marks. */
-import {
-  link,
-  multi,
-  quote,
-  scrollCall,
-  windowMarkdown,
-  type WindowMessage,
-} from '../../anchors/format.js';
+import { link, multi, quote, scrollCall } from '../../anchors/format.js';
+import { conversationMarkdown } from '../../export/conversation.js';
 import { contentText } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { formatCount, plural } from '../../text/format.js';
@@ -23,6 +17,9 @@ import {
 } from '../state/selectors.js';
 import type { Ctx } from './ctx.js';
 import { say } from './status.js';
+
+/** One message in a copied window; keeps a giant tool output from filling the clipboard. */
+export const WINDOW_MESSAGE_MAX_CHARS = 20_000;
 
 type Target =
   | { kind: 'message'; msg: Message; title: string }
@@ -111,34 +108,26 @@ function copyOptions(ctx: Ctx): CopyOption[] {
   return out;
 }
 
+/** The visible messages in the one Markdown form (src/export), as a block to paste among other text. */
 function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
   const s = ctx.state;
   const v = s.view;
   if (!v) return null;
   const rows = visibleSlice(v.win, measureFor(s, v), viewHeight(s, v));
-  const messages: WindowMessage[] = [];
-  for (const r of rows) {
-    if (r.item.kind !== 'message') continue;
-    const m = r.item.msg;
-    const calls = Array.isArray(m.tool_calls)
-      ? m.tool_calls.map((c) => c.function?.name ?? 'tool').join(', ')
-      : '';
-    const text = contentText(m.content) || (calls ? `[tool call: ${calls}]` : '');
-    messages.push({
-      id: m.id,
-      role: m.tool_name ? `${m.role} (${m.tool_name})` : m.role,
-      timestamp: m.timestamp,
-      content: text,
-      anchor: m.id === v.win.anchorId,
-    });
-  }
+  const messages: Message[] = [];
+  for (const r of rows) if (r.item.kind === 'message') messages.push(r.item.msg);
   const focused = focusedMessage(v.win);
   if (messages.length === 0 || !focused) return null;
-  return windowMarkdown(messages, {
-    profile: s.store.profile,
-    sessionId: focused.session_id,
-    title: v.title,
-  });
+  return conversationMarkdown(
+    { profile: s.store.profile, sessionId: focused.session_id, title: v.title, source: v.source },
+    messages,
+    {
+      headingLevel: 2,
+      anchorId: v.win.anchorId,
+      maxMessageChars: WINDOW_MESSAGE_MAX_CHARS,
+      note: `visible window: ${plural(messages.length, 'message')} of ${formatCount(v.win.total)}`,
+    },
+  );
 }
 
 export function openCopyMenu(ctx: Ctx): void {
@@ -157,7 +146,8 @@ export function copy(ctx: Ctx, text: string, what: string): void {
     .then((r) => {
       if (ctx.stopped) return;
       ctx.batch(() => {
-        if (r.ok) ctx.setStatus(say.copied(what, r.detail, preview), 'ok');
+        // Only a confirmed copy is called "copied" (OSC 52 goes to the terminal, which never answers).
+        if (r.ok) ctx.setStatus(say.copied(what, r.status, preview), r.confirmed ? 'ok' : 'warn');
         else ctx.setStatus(say.copyFailed(r.error), 'error');
       });
     })

@@ -27,6 +27,15 @@ export const STATUS_TTL_MS = 8_000;
 
 export type CopyFn = (text: string) => Promise<CopyResult>;
 
+/** Where export files go and how they are written (the app itself touches no file system). */
+export interface ExportFiles {
+  /** The current directory, or LOOKBACK_EXPORT_DIR. */
+  dir: string;
+  exists(path: string): boolean;
+  /** Writes a new file; throws on failure (the message goes to the status line). */
+  write(path: string, text: string): void;
+}
+
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
@@ -61,6 +70,20 @@ export interface ControllerOptions {
   /** Said on the status line at start (e.g. why the demo store is shown). */
   notice?: string;
   onQuit: () => void;
+  /** Export files; without it the export key says it is unavailable. */
+  files?: ExportFiles;
+  /**
+   * Leaves the app and runs `argv` with the terminal handed over (src/tui/run.tsx
+   * unmounts, restores the terminal, spawns, exits with its code).
+   */
+  resume?: (argv: string[]) => void;
+  /**
+   * Ctrl-Z: stop to the shell and come back (src/tui/terminal.ts suspend);
+   * `onContinue` runs after SIGCONT, with the terminal modes back.
+   */
+  suspend?: (onContinue: () => void) => void;
+  /** The environment read for LOOKBACK_RESUME. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Wall clock in ms. */
   now?: () => number;
   timers?: Timers;
@@ -125,4 +148,8 @@ export interface Ctx {
   live: { lastVersion: number | null };
   /** The pending preview load (preview.ts), and the row it is for. */
   preview: { timer: unknown; key: string | null };
+  /** The last click (row key, time), to tell a double click. */
+  mouse: { lastClick: { at: number; key: string } | null };
+  /** Times suspended (Ctrl-Z): each return says a different line, so ink always redraws. */
+  suspends: number;
 }

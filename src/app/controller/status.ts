@@ -42,6 +42,22 @@ export const say = {
   hitGone: (id: number) => `hit ${id} is gone`,
   hit: (k: number, n: number) => `hit ${k}/${n}`,
 
+  nextMessage: (dir: 1 | -1) => (dir === 1 ? 'last message' : 'first loaded message'),
+  toolSteps: (shown: boolean) =>
+    shown ? 'showing tool steps' : 'tool steps hidden (tool calls and outputs) · T shows them',
+
+  // export and resume
+  exportUnavailable: 'export is not available here',
+  nothingToExport: 'nothing to export here: open or select a conversation, or mark messages',
+  exported: (path: string) => `exported to ${path}`,
+  exportFailed: (message: string) => `export failed: ${message}`,
+  resumeUnavailable: 'resume is not available here',
+  resumeWhere: 'select or open a conversation to resume it',
+  resuming: (display: string) => `resuming: ${display}`,
+
+  suspended: 'suspended · fg brings lookback back',
+  continued: (n: number) => (n === 1 ? 'back from the shell' : `back from the shell (${n} times)`),
+
   // Recent
   hidden: (shown: boolean) =>
     shown ? 'showing hidden conversations' : 'hiding subagent, tool and archived conversations',
@@ -63,7 +79,8 @@ export const say = {
   // copy and marks
   nothingToCopy: 'nothing to copy here',
   copying: (what: string) => `copying ${what}…`,
-  copied: (what: string, via: string, preview: string) => `copied ${what} via ${via}: ${preview}`,
+  /** `status` is the copy's own account (copy.ts CopyResult): "copied … by pbcopy", or OSC 52's "not confirmed". */
+  copied: (what: string, status: string, preview: string) => `${what}: ${status} · ${preview}`,
   copyFailed: (error: string) => `copy failed (${error}); --print prints it at exit`,
   copyThrew: (message: string) => `copy failed: ${message}`,
   noMarks: 'no marks',

@@ -4,13 +4,14 @@
  * never see it. (The query worker answers through queries.ts.)
  */
 import type { ParsedAnchor } from '../../anchors/parse.js';
-import { compressionChain } from '../../store/lineage.js';
+import { compressionChain, sessionMeta } from '../../store/lineage.js';
 import { findInSessions } from '../../store/find.js';
 import type { Store } from '../../store/store.js';
 import type { Filters } from '../../store/types.js';
 import type { MsgWindow } from '../geometry/window.js';
-import type { ResultItem, SessionRow } from '../model.js';
+import type { MarkRef, ResultItem, SessionRow } from '../model.js';
 import { resolveAnchor } from './anchors.js';
+import { exportConversation, exportMarks, type ExportGroup } from './export.js';
 import {
   chainHits,
   extendWindow,
@@ -79,6 +80,11 @@ export class DataSource {
     return this.store.read(() => compressionChain(this.store, sessionId));
   }
 
+  /** The session's recorded working directory (for a resume template's {cwd}). */
+  cwdOf(sessionId: string): string | null {
+    return this.store.read(() => sessionMeta(this.store, sessionId)?.cwd ?? null);
+  }
+
   ownerOf(messageId: number): string | null {
     return ownerOf(this.store, messageId);
   }
@@ -93,6 +99,16 @@ export class DataSource {
 
   resolve(anchor: ParsedAnchor): { items: ResultItem[]; message: string | null } {
     return resolveAnchor(this.store, anchor);
+  }
+
+  /** A whole conversation (its chain) for an export. */
+  exportConversation(chain: readonly string[], title?: string): ExportGroup | null {
+    return exportConversation(this.store, chain, title);
+  }
+
+  /** The marked messages still in the store, grouped by conversation. */
+  exportMarks(marks: readonly MarkRef[]): ExportGroup[] {
+    return exportMarks(this.store, marks);
   }
 
   answer(req: QueryRequest, post: (r: QueryResponse) => void): void {

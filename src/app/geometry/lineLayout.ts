@@ -3,15 +3,22 @@
  * one width (string-width aware, via src/text/width.ts) and cached per
  * (message id, width, expanded, reasoning shown, highlight terms). The message
  * window scrolls over these lines, so all its arithmetic is on integers.
- * Everything that came from the store is sanitized here, before layout.
+ * Everything that came from the store is sanitized here, before layout, and
+ * made frame safe (width.ts frameSafe): a skin-tone emoji, a flag or a ZWJ
+ * sequence is drawn at the width it is measured at in every terminal, so no
+ * line can wrap on screen and push the frame taller than the terminal.
+ * Message text is rendered as Markdown (src/text/markdown.ts), tool calls and
+ * outputs that are JSON pretty-printed with their real line breaks.
  */
 import { contentText, toolCallNames, type ToolCall } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { splitHighlights } from '../../text/highlight.js';
+import { renderMarkdown, renderToolJson } from '../../text/markdown.js';
 import { sanitize, sanitizeLine } from '../../text/sanitize.js';
-import { displayWidth, truncate, wrap } from '../../text/width.js';
+import { overlayHighlights, type StyledLine } from '../../text/styled.js';
+import { displayWidth, frameSafe, truncate, wrap } from '../../text/width.js';
 import { clockTime, formatCount } from '../../text/format.js';
-import { glyph, roleTone, type Tone } from '../theme.js';
+import { glyph, roleTone, styleLook, type Tone } from '../theme.js';
 
 /** A run of text with one style. */
 export interface Span {
@@ -46,6 +53,12 @@ export interface LayoutOptions {
   reasoning: boolean;
   /** Terms to highlight (already parsed from the query). */
   terms: readonly string[];
+  /**
+   * Tool steps hidden: a tool output and a message that is only tool calls
+   * lay out as no lines at all (the window skips them), and a message's own
+   * tool-call lines are left out.
+   */
+  hideTools?: boolean;
 }
 
 export interface MessageLayout {
@@ -82,9 +95,38 @@ function bodyLines(
   tone?: Tone,
   italic?: boolean,
 ): Line[] {
-  return wrap(text, Math.max(1, width - BODY_INDENT)).map((l) =>
+  return wrap(frameSafe(text), Math.max(1, width - BODY_INDENT)).map((l) =>
     highlighted(l, terms, tone, italic),
   );
+}
+
+/** Styled lines (Markdown, JSON) with the search terms laid over them, indented under the header. */
+function styledLines(styled: readonly StyledLine[], terms: readonly string[]): Line[] {
+  return overlayHighlights(styled, terms).map((l) => {
+    const spans: Span[] = [{ text: ' '.repeat(BODY_INDENT) }];
+    for (const seg of l) {
+      const look = styleLook(seg.style);
+      spans.push({
+        text: seg.text,
+        ...(seg.hit ? { hit: true } : look.tone ? { tone: look.tone } : {}),
+        ...(look.bold ? { bold: true } : {}),
+        ...(look.italic ? { italic: true } : {}),
+      });
+    }
+    return spans;
+  });
+}
+
+/** Message text as a terminal reader shows Markdown. */
+function markdownLines(text: string, width: number, terms: readonly string[]): Line[] {
+  const styled = renderMarkdown(text, Math.max(1, width - BODY_INDENT));
+  return styledLines(styled.length > 0 ? styled : [[]], terms);
+}
+
+/** A tool call's arguments or a tool's output: pretty JSON when it is JSON, else its lines. */
+function toolBodyLines(text: string, width: number, terms: readonly string[]): Line[] {
+  const json = renderToolJson(text, Math.max(1, width - BODY_INDENT));
+  return json ? styledLines(json, terms) : bodyLines(text, width, terms, 'dim');
 }
 
 function countLines(text: string): number {
@@ -96,7 +138,7 @@ function countLines(text: string): number {
 
 function summaryLine(parts: string[], width: number, terms: readonly string[]): Line {
   const text = truncate(
-    parts.filter((p) => p !== '').join(' · '),
+    frameSafe(parts.filter((p) => p !== '').join(' · ')),
     Math.max(1, width - BODY_INDENT),
   );
   const spans: Span[] = [{ text: ' '.repeat(BODY_INDENT) }];
@@ -106,7 +148,7 @@ function summaryLine(parts: string[], width: number, terms: readonly string[]): 
 }
 
 function expandedLines(text: string, width: number, terms: readonly string[]): Line[] {
-  const lines = bodyLines(text, width, terms, 'dim');
+  const lines = toolBodyLines(text, width, terms);
   if (lines.length <= EXPANDED_MAX_LINES) return lines;
   const more = lines.length - EXPANDED_MAX_LINES;
   return [
@@ -131,17 +173,43 @@ function callArguments(call: ToolCall): string {
   }
 }
 
-function oneLinePreview(text: string): string {
-  return sanitizeLine(text.length > 400 ? text.slice(0, 400) : text).trim();
+/** Characters of context kept before a hit on a collapsed line (the line is short: the label takes half). */
+const PREVIEW_LEAD = 10;
+
+/**
+ * The collapsed line's preview: the start of the text, or, when a search
+ * term matches inside it, the fragment around the first match, so opening a
+ * hit in a tool call or output shows the match without expanding it.
+ */
+function oneLinePreview(text: string, terms: readonly string[] = []): string {
+  let from = 0;
+  if (terms.length > 0) {
+    let at = 0;
+    for (const seg of splitHighlights(text, terms)) {
+      if (seg.hit) {
+        from = at;
+        break;
+      }
+      at += seg.text.length;
+    }
+  }
+  if (from <= PREVIEW_LEAD) from = 0;
+  else {
+    // Start at a word boundary a little before the match.
+    const back = text.lastIndexOf(' ', from - 1);
+    from = back >= from - PREVIEW_LEAD ? back + 1 : from - PREVIEW_LEAD;
+  }
+  const part = text.slice(from, from + 400);
+  return (from > 0 ? '…' : '') + sanitizeLine(part).trim();
 }
 
 function headerLine(m: Message, extra: string): Line {
-  const role = sanitizeLine(m.role) || 'message';
+  const role = frameSafe(sanitizeLine(m.role)) || 'message';
   const spans: Span[] = [
     { text: role, tone: roleTone(m.role), bold: true },
     { text: ` · ${clockTime(m.timestamp)} · #${m.id}`, tone: 'dim' },
   ];
-  if (extra) spans.push({ text: ` · ${extra}`, tone: 'dim' });
+  if (extra) spans.push({ text: ` · ${frameSafe(extra)}`, tone: 'dim' });
   return spans;
 }
 
@@ -153,6 +221,8 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
   let expandable = false;
   const text = sanitize(contentText(m.content));
   const isToolish = m.role === 'tool' || m.role === 'system';
+  const hideTools = opts.hideTools === true;
+  if (hideTools && m.role === 'tool') return { lines: [], expandable: false };
   const toolName = m.tool_name ? sanitizeLine(m.tool_name) : '';
   lines.push(headerLine(m, m.role === 'tool' ? toolName : ''));
 
@@ -185,7 +255,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
         [
           label,
           `${formatCount(n)} line${n === 1 ? '' : 's'}`,
-          opts.expanded ? '' : oneLinePreview(text),
+          opts.expanded ? '' : oneLinePreview(text, terms),
         ],
         width,
         terms,
@@ -197,7 +267,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
     }
   } else if (text !== '') {
     const c = capText(text, MESSAGE_MAX_CHARS);
-    lines.push(...bodyLines(c.text, width, terms));
+    lines.push(...markdownLines(c.text, width, terms));
     if (c.cut)
       lines.push([
         { text: ' '.repeat(BODY_INDENT) },
@@ -208,7 +278,9 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
       ]);
   }
 
-  const calls = m.tool_calls;
+  const calls = hideTools ? null : m.tool_calls;
+  if (hideTools && m.tool_calls !== null && lines.length === 1)
+    return { lines: [], expandable: false };
   if (calls !== null) {
     expandable = true;
     if (typeof calls === 'string') {
@@ -233,7 +305,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
             [
               `${glyph.tool} ${name}`,
               `${formatCount(n)} line${n === 1 ? '' : 's'}`,
-              opts.expanded ? '' : oneLinePreview(args),
+              opts.expanded ? '' : oneLinePreview(args, terms),
             ],
             width,
             terms,
@@ -253,7 +325,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
 const cache = new Map<string, MessageLayout>();
 
 function cacheKey(m: Message, opts: LayoutOptions): string {
-  return `${m.id}|${m.session_id}|${opts.width}|${opts.expanded ? 1 : 0}|${opts.reasoning ? 1 : 0}|${opts.terms.join('\u0000')}`;
+  return `${m.id}|${m.session_id}|${opts.width}|${opts.expanded ? 1 : 0}|${opts.reasoning ? 1 : 0}|${opts.hideTools === true ? 1 : 0}|${opts.terms.join('\u0000')}`;
 }
 
 /** Lays out one message, memoised: a key press never re-wraps what is already laid out. */
@@ -295,13 +367,19 @@ export function lineWidth(line: Line): number {
 
 /**
  * A line cut to `width` columns (span by span, never splitting a grapheme),
- * then padded with spaces to exactly `width`.
+ * then padded with spaces to exactly `width`. Every line the app draws (panes,
+ * header, search and status lines, menus) passes here, so here each span is
+ * made frame safe: whatever store text reached it (a title, a snippet, a
+ * path), no terminal draws it wider than it is measured, and the frame can
+ * never grow taller than the terminal.
  */
 export function fitLine(line: Line, width: number): Span[] {
   const out: Span[] = [];
   let used = 0;
-  for (const span of line) {
+  for (const raw of line) {
     if (used >= width) break;
+    const safe = frameSafe(raw.text);
+    const span = safe === raw.text ? raw : { ...raw, text: safe };
     const w = displayWidth(span.text);
     if (used + w <= width) {
       out.push(span);

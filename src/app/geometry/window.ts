@@ -73,7 +73,8 @@ export function geometry(items: readonly WinItem[], measure: Measure): Geometry 
   const heights: number[] = new Array<number>(items.length);
   let total = 0;
   for (let i = 0; i < items.length; i++) {
-    const h = Math.max(1, measure(items[i]!));
+    // 0: an item laid out as no lines (a tool step while they are hidden); never focused.
+    const h = Math.max(0, measure(items[i]!));
     offsets[i] = total;
     heights[i] = h;
     total += h;
@@ -96,18 +97,36 @@ export function itemAtLine(g: Geometry, line: number): number {
     if (g.offsets[mid]! <= line) lo = mid;
     else hi = mid - 1;
   }
+  // Items of no lines share their offset with the next: the line belongs to that one.
+  while (lo + 1 < n && g.heights[lo] === 0) lo++;
   return lo;
 }
 
-export function nextMessage(items: readonly WinItem[], from: number, dir: 1 | -1): number | null {
-  for (let i = from + dir; i >= 0 && i < items.length; i += dir) if (isMessage(items[i])) return i;
+/**
+ * The next message after (before) index `from`; with `g`, only a message that
+ * shows at least one line (hidden tool steps are skipped).
+ */
+export function nextMessage(
+  items: readonly WinItem[],
+  from: number,
+  dir: 1 | -1,
+  g?: Geometry,
+): number | null {
+  for (let i = from + dir; i >= 0 && i < items.length; i += dir)
+    if (isMessage(items[i]) && (!g || g.heights[i]! > 0)) return i;
   return null;
 }
 
-/** The message nearest to index `i` (itself, else the next, else the previous). */
-function nearestMessage(items: readonly WinItem[], i: number): number {
-  if (isMessage(items[i])) return i;
-  return nextMessage(items, i, 1) ?? nextMessage(items, i, -1) ?? -1;
+/** The message nearest to index `i` (itself, else the next, else the previous), shown when `g` is given. */
+function nearestMessage(items: readonly WinItem[], i: number, g?: Geometry): number {
+  if (isMessage(items[i]) && (!g || g.heights[i]! > 0)) return i;
+  return (
+    nextMessage(items, i, 1, g) ??
+    nextMessage(items, i, -1, g) ??
+    nextMessage(items, i, 1) ??
+    nextMessage(items, i, -1) ??
+    -1
+  );
 }
 
 export function indexOfMessage(items: readonly WinItem[], id: number): number {
@@ -128,8 +147,8 @@ export function openWindow(
   viewH: number,
   placement: 'anchor' | 'bottom' | 'top' = 'anchor',
 ): MsgWindow {
-  const focus = nearestMessage(base.items, focusIndex);
   const g = geometry(base.items, measure);
+  const focus = nearestMessage(base.items, focusIndex, g);
   const top =
     placement === 'bottom'
       ? clampTop(g.total - viewH, g.total, viewH)
@@ -152,7 +171,7 @@ export function moveFocus(w: MsgWindow, measure: Measure, viewH: number, dir: 1 
   const end = start + (g.heights[f] ?? 1);
   if (dir === 1) {
     if (end > w.top + viewH) return { ...w, top: clampTop(w.top + 1, g.total, viewH) };
-    const n = nextMessage(w.items, f, 1);
+    const n = nextMessage(w.items, f, 1, g);
     if (n === null) return { ...w, top: clampTop(w.top + 1, g.total, viewH) };
     const ns = g.offsets[n]!;
     const ne = ns + g.heights[n]!;
@@ -163,7 +182,7 @@ export function moveFocus(w: MsgWindow, measure: Measure, viewH: number, dir: 1 
     };
   }
   if (start < w.top) return { ...w, top: clampTop(w.top - 1, g.total, viewH) };
-  const p = nextMessage(w.items, f, -1);
+  const p = nextMessage(w.items, f, -1, g);
   // The first message: only lines above it (a divider) are left to show.
   if (p === null) return { ...w, top: clampTop(w.top - 1, g.total, viewH) };
   const ps = g.offsets[p]!;
@@ -193,9 +212,9 @@ function focusInView(
 ): number {
   const s = g.offsets[focus];
   const h = g.heights[focus];
-  if (s !== undefined && h !== undefined && s + h > top && s < top + viewH) return focus;
+  if (s !== undefined && h !== undefined && h > 0 && s + h > top && s < top + viewH) return focus;
   const at = itemAtLine(g, Math.min(g.total - 1, top + Math.floor(viewH * ANCHOR_FRACTION)));
-  const m = nearestMessage(items, at);
+  const m = nearestMessage(items, at, g);
   return m < 0 ? focus : m;
 }
 
@@ -309,12 +328,12 @@ export function appendLive(
   if (fresh.length === 0) return w;
   const g = geometry(w.items, measure);
   const atBottom = w.top + viewH >= g.total;
-  const focusWasLast = nextMessage(w.items, w.focus, 1) === null;
+  const focusWasLast = nextMessage(w.items, w.focus, 1, g) === null;
   const added = messageCount(fresh);
   let next: MsgWindow = { ...w, items: [...w.items, ...fresh], total: w.total + added };
   if (atBottom && (w.follow || focusWasLast)) {
     const g2 = geometry(next.items, measure);
-    const last = nextMessage(next.items, next.items.length, -1) ?? next.focus;
+    const last = nextMessage(next.items, next.items.length, -1, g2) ?? next.focus;
     next = {
       ...next,
       top: clampTop(g2.total - viewH, g2.total, viewH),
@@ -365,7 +384,8 @@ export function focusIndex(
   measure: Measure,
   viewH: number,
 ): MsgWindow {
-  return revealFocus({ ...w, focus: nearestMessage(w.items, index) }, measure, viewH);
+  const g = geometry(w.items, measure);
+  return revealFocus({ ...w, focus: nearestMessage(w.items, index, g) }, measure, viewH);
 }
 
 export function focusedMessage(w: MsgWindow | null): Message | null {
@@ -423,7 +443,7 @@ export function visibleSlice(
     const h = g.heights[i]!;
     const skip = Math.max(0, top - s);
     const take = Math.min(h - skip, viewH - row);
-    out.push({ index: i, item: w.items[i]!, skip, take });
+    if (take > 0) out.push({ index: i, item: w.items[i]!, skip, take });
     row += take;
     i++;
   }

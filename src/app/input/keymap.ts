@@ -72,6 +72,13 @@ export type CommandId =
   | 'marks.clear'
   | 'view.toggleHidden'
   | 'info'
+  // issue 9, reading and acting
+  | 'msg.next'
+  | 'msg.prev'
+  | 'msg.toggleToolSteps'
+  | 'export.menu'
+  | 'resume'
+  | 'app.suspend'
   | 'help'
   | 'quit';
 
@@ -246,6 +253,45 @@ export const COMMANDS: readonly Command[] = [
     description: 'Context: folder, branch, model, messages, tokens, cost, status',
     section: 'Messages',
     hint: 'info',
+  },
+  // Reading and acting (issue 9): message steps, tool steps, export, resume.
+  {
+    id: 'msg.next',
+    keys: [ch(']'), ch('J')],
+    description: 'Next message (its header, however long this one is)',
+    section: 'Messages',
+  },
+  {
+    id: 'msg.prev',
+    keys: [ch('['), ch('K')],
+    description: 'Previous message',
+    section: 'Messages',
+  },
+  {
+    id: 'msg.toggleToolSteps',
+    keys: [ch('T')],
+    description: 'Hide or show tool steps (tool calls and outputs)',
+    section: 'Messages',
+  },
+  {
+    id: 'export.menu',
+    keys: [ch('x')],
+    description: 'Export the conversation or the marked messages (Markdown or JSON file)',
+    section: 'Copy and mark',
+    hint: 'export',
+  },
+  {
+    id: 'resume',
+    keys: [ch('R')],
+    description: 'Resume the conversation in its agent (leaves lookback; LOOKBACK_RESUME)',
+    section: 'App',
+    hint: 'resume',
+  },
+  {
+    id: 'app.suspend',
+    keys: [ch('z', true)],
+    description: 'Suspend to the shell (fg comes back)',
+    section: 'App',
   },
   { id: 'help', keys: [ch('?')], description: 'This help', section: 'App', hint: 'help' },
   { id: 'quit', keys: [ch('q'), ch('c', true)], description: 'Quit', section: 'App', hint: 'quit' },

@@ -128,6 +128,8 @@ function routeFind(input: string, key: KeyLike): Routed | null {
 export function route(s: AppState, input: string, key: KeyLike): Routed | null {
   // Ctrl-C always quits, whatever has the keyboard.
   if (key.ctrl && input === 'c') return { kind: 'command', command: 'quit' };
+  // Ctrl-Z suspends, whatever has the keyboard (raw mode sends it as a key, not SIGTSTP).
+  if (key.ctrl && input === 'z') return { kind: 'command', command: 'app.suspend' };
   if (s.overlay?.kind === 'help') return routeHelp(input, key);
   if (s.overlay?.kind === 'copy') return routeCopyMenu(input, key);
   if (s.findLine !== null) return routeFind(input, key);

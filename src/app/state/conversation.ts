@@ -40,7 +40,8 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
       const expanded = new Set<number>();
       // Reasoning shown stays shown for the next conversation; expansions are per conversation.
       const reasoning = s.view?.reasoning ?? false;
-      const measure = measureFor(s, { expanded, reasoning, terms: a.view.terms });
+      const hideTools = s.view?.hideTools ?? false;
+      const measure = measureFor(s, { expanded, reasoning, hideTools, terms: a.view.terms });
       const win = openWindow(
         a.window,
         a.focusIndex,
@@ -48,7 +49,7 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         viewHeight(s, { win: a.window }),
         a.placement,
       );
-      const view = { ...a.view, win, expanded, reasoning };
+      const view = { ...a.view, win, expanded, reasoning, hideTools };
       // A preview (the selection moved) leaves the keyboard on the list.
       if (!a.focus) return { ...s, view };
       return {
@@ -122,6 +123,15 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
           ...next,
           win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
         };
+      });
+    case 'toggleToolSteps':
+      return updateView(s, (v) => {
+        const next = { ...v, hideTools: !v.hideTools };
+        const measure = measureFor(s, next);
+        const viewH = viewHeight(s, next);
+        const win = relayout(v.win, measureFor(s, v), measure, viewH);
+        // A focused tool step that is now hidden hands the focus to the nearest shown message.
+        return { ...next, win: focusIndex(win, win.focus, measure, viewH) };
       });
     case 'toggleReasoning':
       return updateView(s, (v) => {

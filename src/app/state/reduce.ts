@@ -129,6 +129,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'toggleExpand':
     case 'toggleReasoning':
     case 'setFind':
+    case 'toggleToolSteps':
       return reduceConversation(s, a);
     case 'setPane':
     case 'back':

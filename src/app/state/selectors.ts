@@ -45,7 +45,7 @@ export function viewHeight(
  */
 export function measureAt(
   width: number,
-  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'>,
+  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'> & { hideTools?: boolean },
 ): Measure {
   return (item) =>
     item.kind === 'divider'
@@ -55,12 +55,13 @@ export function measureAt(
           expanded: view.expanded.has(item.msg.id),
           reasoning: view.reasoning,
           terms: view.terms,
+          hideTools: view.hideTools === true,
         }).lines.length;
 }
 
 export function measureFor(
   s: AppState,
-  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'>,
+  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'> & { hideTools?: boolean },
 ): Measure {
   return measureAt(messageWidth(s), view);
 }

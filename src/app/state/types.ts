@@ -40,6 +40,8 @@ export interface MessageView {
   hits: readonly number[];
   expanded: ReadonlySet<number>;
   reasoning: boolean;
+  /** Tool steps (tool calls and outputs) hidden; kept from one opened conversation to the next. */
+  hideTools: boolean;
   /** The result this view was opened from (n/N continue into its neighbours). */
   resultKey: string | null;
   /** The conversation's opening and closing messages, shown when the window does not reach them. */
@@ -56,7 +58,9 @@ export interface FindResult {
 }
 
 export type Overlay =
-  { kind: 'help'; scroll: number } | { kind: 'copy'; options: CopyOption[]; selected: number };
+  | { kind: 'help'; scroll: number }
+  /** The copy menu, or (menu 'export') the export menu: same list, Enter or a digit chooses. */
+  | { kind: 'copy'; options: CopyOption[]; selected: number; menu?: 'copy' | 'export' };
 
 export interface SearchState {
   /** The whole search line: free query and filter chips. */
@@ -176,7 +180,7 @@ export type Action =
   | { type: 'toggleHidden' }
   | {
       type: 'openView';
-      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning'>;
+      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools'>;
       window: Omit<MsgWindow, 'top' | 'focus'>;
       focusIndex: number;
       placement: 'anchor' | 'top' | 'bottom';
@@ -192,11 +196,12 @@ export type Action =
   | { type: 'focusMessage'; id: number }
   | { type: 'toggleExpand' }
   | { type: 'toggleReasoning' }
+  | { type: 'toggleToolSteps' }
   | { type: 'toggleMark'; ref: MarkRef }
   | { type: 'clearMarks' }
   | { type: 'openHelp' }
   | { type: 'helpScroll'; delta: number }
-  | { type: 'openCopyMenu'; options: CopyOption[] }
+  | { type: 'openCopyMenu'; options: CopyOption[]; menu?: 'copy' | 'export' }
   | { type: 'menuMove'; dir: 1 | -1 }
   | { type: 'closeOverlay' }
   | { type: 'status'; text: string; tone?: StatusTone }
@@ -244,7 +249,8 @@ export type ConversationAction = Extract<
       | 'focusMessage'
       | 'toggleExpand'
       | 'toggleReasoning'
-      | 'setFind';
+      | 'setFind'
+      | 'toggleToolSteps';
   }
 >;
 

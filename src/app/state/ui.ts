@@ -127,7 +127,10 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
         ? { ...s, overlay: { kind: 'help', scroll: Math.max(0, s.overlay.scroll + a.delta) } }
         : s;
     case 'openCopyMenu':
-      return { ...s, overlay: { kind: 'copy', options: a.options, selected: 0 } };
+      return {
+        ...s,
+        overlay: { kind: 'copy', options: a.options, selected: 0, menu: a.menu ?? 'copy' },
+      };
     case 'menuMove': {
       const o = s.overlay;
       if (!o || o.kind !== 'copy' || o.options.length === 0) return s;

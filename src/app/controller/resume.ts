@@ -1,0 +1,39 @@
+/**
+ * R: resume the open (or selected) conversation in its agent. The argv comes
+ * from app/resume.ts (LOOKBACK_RESUME or Hermes' own form); the shell side
+ * (src/tui/run.tsx) leaves the app, hands the terminal over and exits with
+ * the agent's exit code.
+ */
+import { resumeCommand } from '../resume.js';
+import type { Ctx } from './ctx.js';
+import { target } from './copy.js';
+import { say } from './status.js';
+
+/** The session to resume: the newest segment of the conversation's compression chain. */
+function resumeSession(ctx: Ctx): { sessionId: string; cwd: string | null } | null {
+  const s = ctx.state;
+  if (s.pane === 'messages' && s.view && !s.typing) {
+    const chain = s.view.win.chain;
+    const tip = chain[chain.length - 1];
+    return tip === undefined ? null : { sessionId: tip, cwd: ctx.data.cwdOf(tip) };
+  }
+  const t = target(ctx);
+  if (!t) return null;
+  const id = t.kind === 'message' ? t.msg.session_id : t.sessionId;
+  const chain = ctx.data.chainOf(id);
+  const tip = chain[chain.length - 1] ?? id;
+  return { sessionId: tip, cwd: ctx.data.cwdOf(tip) };
+}
+
+export function resume(ctx: Ctx): void {
+  if (!ctx.o.resume) return ctx.setStatus(say.resumeUnavailable, 'warn');
+  const at = resumeSession(ctx);
+  if (!at) return ctx.setStatus(say.resumeWhere);
+  const plan = resumeCommand(
+    { sessionId: at.sessionId, profile: ctx.state.store.profile, cwd: at.cwd },
+    { env: ctx.o.env ?? {} },
+  );
+  if (!plan.ok) return ctx.setStatus(plan.error, 'error');
+  ctx.setStatus(say.resuming(plan.display));
+  ctx.o.resume(plan.argv);
+}

@@ -1,0 +1,73 @@
+/**
+ * Handing the terminal over to the agent (R, resume): the app leaves first
+ * (ink unmounted, terminal modes restored, raw mode off, the store closed),
+ * then the agent runs with lookback's stdin, stdout and stderr, and lookback
+ * exits with the agent's exit code. While the agent runs, Ctrl-C and Ctrl-\
+ * reach it (same foreground process group); lookback ignores them and waits
+ * (not Ctrl-Z: a stopped agent must stop the whole job, lookback included).
+ */
+import { spawn } from 'node:child_process';
+
+export interface ChildLike {
+  on(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(event: 'error', fn: (err: Error) => void): unknown;
+}
+
+export type Spawner = (command: string, args: string[]) => ChildLike;
+
+export const inheritSpawn: Spawner = (command, args) => spawn(command, args, { stdio: 'inherit' });
+
+export interface HandOverDeps {
+  /** Leaves the app: unmount, restore the terminal, close the store (in that order). */
+  leave(): void;
+  spawn: Spawner;
+  /** Ignore the terminal's interrupt signals while the agent has the terminal; returns the undo. */
+  ignoreSignals(): () => void;
+  /** One line on stderr (the agent could not be started). */
+  error(line: string): void;
+}
+
+/** Runs argv in the terminal after leaving the app; resolves with the exit code to leave with. */
+export function handOver(argv: readonly string[], deps: HandOverDeps): Promise<number> {
+  const [command, ...args] = argv;
+  deps.leave();
+  if (command === undefined) {
+    deps.error('lookback: nothing to run');
+    return Promise.resolve(1);
+  }
+  const restore = deps.ignoreSignals();
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const end = (code: number): void => {
+      if (done) return;
+      done = true;
+      restore();
+      resolve(code);
+    };
+    let child: ChildLike;
+    try {
+      child = deps.spawn(command, args);
+    } catch (err) {
+      deps.error(`lookback: cannot run ${command}: ${(err as Error)?.message ?? String(err)}`);
+      return end(127);
+    }
+    child.on('error', (err) => {
+      deps.error(
+        `lookback: cannot run ${command}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : err.message}`,
+      );
+      end(127);
+    });
+    child.on('exit', (code, signal) => {
+      end(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1));
+    });
+  });
+}
+
+/** The real signal handling while the agent runs. */
+export function ignoreTerminalSignals(proc: NodeJS.Process = process): () => void {
+  const ignore = (): void => undefined;
+  for (const sig of ['SIGINT', 'SIGQUIT'] as const) proc.on(sig, ignore);
+  return () => {
+    for (const sig of ['SIGINT', 'SIGQUIT'] as const) proc.off(sig, ignore);
+  };
+}
