@@ -5,7 +5,7 @@
  * created again rather than repaired.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -120,7 +120,7 @@ function openFresh(path: string): Database.Database {
 }
 
 function removeIndex(path: string): void {
-  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}-pass`])
     rmSync(p, { force: true });
 }
 
@@ -158,4 +158,29 @@ export function openIndex(path = indexPath()): OpenedIndex {
   }
   removeIndex(path);
   return { db: openFresh(path), rebuilt: why };
+}
+
+/**
+ * A stamp beside the index, touched after every complete pass: a command-line
+ * call skips its own pass when another process (the open app) finished one
+ * within `freshMs`. A file's mtime, not a row: stamping must not wake readers.
+ */
+export function stampPass(path: string): void {
+  const stamp = `${path}-pass`;
+  try {
+    const now = new Date();
+    if (!existsSync(stamp)) closeSync(openSync(stamp, 'a'));
+    utimesSync(stamp, now, now);
+  } catch {
+    /* a missing stamp only costs the next call a pass */
+  }
+}
+
+export function passIsFresh(path: string, freshMs: number, now = Date.now()): boolean {
+  try {
+    const age = now - statSync(`${path}-pass`).mtimeMs;
+    return age >= 0 && age < freshMs;
+  } catch {
+    return false;
+  }
 }
