@@ -1,4 +1,5 @@
 import React from 'react';
+import { agentTag } from '../src/app/data/agentIds.js';
 import { age, formatCount } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
@@ -42,6 +43,7 @@ export function recentLine(
   const tag = showHidden && r.hiddenReason ? ` [${r.hiddenReason}]` : '';
   const lead: Span[] = [
     { text: selected ? `${glyph.selected} ` : '  ', tone: 'accent' },
+    ...(r.agent !== undefined ? [{ text: `${agentTag(r.agent)} `, tone: 'dim' as const }] : []),
     { text: indent, tone: 'dim' },
     { text: r.live ? `${glyph.live} ` : '', tone: 'live' },
   ];

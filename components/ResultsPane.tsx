@@ -1,4 +1,5 @@
 import React from 'react';
+import { agentTag } from '../src/app/data/agentIds.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
@@ -41,12 +42,15 @@ export function resultLines(
   const right = [age(r.when, now).padStart(3), truncate(r.source, 9), countText]
     .filter((x) => x !== '')
     .join('  ');
-  const lead = selected ? `${glyph.selected} ` : '  ';
+  const lead =
+    (selected ? `${glyph.selected} ` : '  ') +
+    (r.agent !== undefined ? `${agentTag(r.agent)} ` : '');
   const live = r.live ? `${glyph.live} ` : '';
-  const room = Math.max(1, width - 2 - displayWidth(live) - displayWidth(right) - 1);
+  const leadW = displayWidth(lead);
+  const room = Math.max(1, width - leadW - displayWidth(live) - displayWidth(right) - 1);
   const title = truncate(r.title, room);
   const pad = ' '.repeat(
-    Math.max(1, width - 2 - displayWidth(live) - displayWidth(title) - displayWidth(right)),
+    Math.max(1, width - leadW - displayWidth(live) - displayWidth(title) - displayWidth(right)),
   );
   const first: Span[] = [
     { text: lead, tone: 'accent' },

@@ -8,6 +8,8 @@ export interface StartOptions {
   demo: boolean;
   /** Print the last copied text on stdout at exit. */
   print: boolean;
+  /** Which histories to show: `all` (default), `hermes` alone, or a comma list (`--agent`, else LOOKBACK_AGENTS). */
+  agent?: string | undefined;
   /** The store to open, as the command line chose it (src/cli/storeChoice.ts). */
   store: ChosenStore;
 }

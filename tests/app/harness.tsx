@@ -14,7 +14,7 @@ import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import type { Timers } from '../../src/app/controller/ctx.js';
 import type { Controller } from '../../src/app/controller/controller.js';
-import { createController } from '../../src/app/create.js';
+import { createController, type CreateOptions } from '../../src/app/create.js';
 import type { Size } from '../../src/app/geometry/screen.js';
 import type { AppState } from '../../src/app/state/types.js';
 import { App } from '../../components/App.js';
@@ -69,7 +69,12 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export async function startHarness(
   path: string,
   size: Size,
-  opts: { timers?: Timers; pollMs?: number } = {},
+  opts: {
+    timers?: Timers;
+    pollMs?: number;
+    /** Opt in to the other agents' index (journeys stay on the Hermes store alone otherwise). */
+    agents?: CreateOptions['agents'];
+  } = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -95,6 +100,7 @@ export async function startHarness(
     debounceMs: 10,
     pollMs: opts.pollMs ?? 3_600_000,
     ...(opts.timers ? { timers: opts.timers } : {}),
+    ...(opts.agents ? { agents: opts.agents } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

@@ -5,6 +5,7 @@
  * window scrolls over these lines, so all its arithmetic is on integers.
  * Everything that came from the store is sanitized here, before layout.
  */
+import { isAgentMessageId, messageLabel } from '../data/agentIds.js';
 import { contentText, toolCallNames, type ToolCall } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { splitHighlights } from '../../text/highlight.js';
@@ -137,7 +138,7 @@ function headerLine(m: Message, extra: string): Line {
   const role = sanitizeLine(m.role) || 'message';
   const spans: Span[] = [
     { text: role, tone: roleTone(m.role), bold: true },
-    { text: ` · ${clockTime(m.timestamp)} · #${m.id}`, tone: 'dim' },
+    { text: ` · ${clockTime(m.timestamp)} · ${idLabel(m.id)}`, tone: 'dim' },
   ];
   if (extra) spans.push({ text: ` · ${extra}`, tone: 'dim' });
   return spans;
@@ -313,4 +314,9 @@ export function fitLine(line: Line, width: number): Span[] {
   }
   if (used < width) out.push({ text: ' '.repeat(width - used) });
   return out;
+}
+
+/** `#123` for a Hermes message; another agent's message by its position (`#4`). */
+function idLabel(id: number): string {
+  return isAgentMessageId(id) ? messageLabel(id) : `#${id}`;
 }

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryRequest, QueryResponse } from '../data/queries.js';
+import type { WorkerInit } from './entry.js';
 
 /** A running search older than this is killed when a newer one arrives; younger ones finish (cheaper than a restart). */
 export const SUPERSEDE_AFTER_MS = 150;
