@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
+import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
 import { AGENTS, FLAG, type Agent } from './model.js';
 
@@ -260,20 +261,22 @@ export class IndexReader {
       }
     } else {
       const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-      const order =
-        opts.sort === 'newest' ? 'f.rowid DESC' : opts.sort === 'oldest' ? 'f.rowid ASC' : 'f.rank';
-      const pool = (m: string, n: number): Row[] =>
-        this.st(
-          `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
-           WHERE ${table} MATCH ? AND ${where} ORDER BY ${order} LIMIT ?`,
-        )!.all(m, rolesJson, n) as Row[];
       const fill = (m: string): Map<number, number> => {
-        for (let n = Math.max(50, opts.limit * 5); ; n *= 8) {
-          const rows = pool(m, n);
-          const seen = new Map<number, number>();
-          pick(rows, seen);
-          if (seen.size >= opts.limit || rows.length < n) return seen;
+        if (opts.sort === 'newest' || opts.sort === 'oldest') {
+          // Time order needs no scores: FTS5 walks its rowids (insertion order) and stops.
+          const dir = opts.sort === 'newest' ? 'DESC' : 'ASC';
+          const page = this.st(
+            `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
+             WHERE ${table} MATCH ? AND ${where} ORDER BY f.rowid ${dir} LIMIT ?`,
+          )!;
+          for (let n = Math.max(64, opts.limit * 5); ; n *= 8) {
+            const rows = page.all(m, rolesJson, n) as Row[];
+            const seen = new Map<number, number>();
+            pick(rows, seen);
+            if (seen.size >= opts.limit || rows.length < n) return seen;
+          }
         }
+        return rankedPool((sql) => this.st(sql), table, m, where, [rolesJson], opts.limit);
       };
       try {
         chosen = fill(match);
@@ -290,34 +293,78 @@ export class IndexReader {
       const conv = this.conversationById(convId);
       const msg = msgStmt.get(id) as AppMsg | undefined;
       if (!conv || !msg) continue;
-      out.push({ conv, msg, snippet: this.snippet(route, match, msg, opts.markers) });
+      out.push({ conv, msg, snippet: this.snippet(query, msg) });
     }
     return out;
   }
 
-  private snippet(
-    route: Exclude<Route, { kind: 'empty' }>,
-    match: string,
-    m: AppMsg,
-    [open, close]: [string, string],
-  ): string {
-    if (route.kind === 'like') {
-      const term = route.terms.find((t) => m.text.includes(t)) ?? route.terms[0] ?? '';
-      const body = m.text.includes(term) ? m.text : (m.reasoning ?? '');
-      const at = Math.max(0, body.indexOf(term) - 40);
-      return body.slice(at, at + 160);
+  /**
+   * The snippet, cut in JS from the hit's own text around the first query term:
+   * FTS5's snippet() re-runs the MATCH per row, which costs about 1 ms a row for a
+   * prefix query (`deploy*`); the app highlights the terms itself (rows.ts).
+   */
+  private snippet(query: string, m: AppMsg): string {
+    const terms = termsFromQuery(query).map((t) => t.replace(/\*$/, '').toLowerCase());
+    for (const body of [m.text, m.reasoning ?? '']) {
+      const lower = body.toLowerCase();
+      let at = -1;
+      for (const t of terms) {
+        const i = t ? lower.indexOf(t) : -1;
+        if (i >= 0 && (at < 0 || i < at)) at = i;
+      }
+      if (at < 0) continue;
+      const from = Math.max(0, at - 60);
+      const to = Math.min(body.length, at + 160);
+      return `${from > 0 ? '...' : ''}${body.slice(from, to)}${to < body.length ? '...' : ''}`;
     }
-    const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-    const row = this.st(
-      `SELECT snippet(${table}, -1, ?, ?, '...', 40) AS s FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`,
-    )?.get(open, close, match, m.id) as { s: string | null } | undefined;
-    return row?.s ?? m.text.slice(0, 160);
+    return m.text.slice(0, 200);
   }
 
   close(): void {
     this.stmts.clear();
     this.db?.close();
     this.db = null;
+  }
+}
+
+/** Matches scored per round of a relevance search: the newest this many, then 8x more. */
+export const RANK_WINDOW = 2_000;
+
+/**
+ * Relevance over the newest RANK_WINDOW matches first. FTS5's `ORDER BY rank`
+ * scores every match before it can sort (about 1.7 µs each: 130 ms for a common
+ * word in a million messages), and it ignores a rowid bound; bm25() in a subquery
+ * with `rowid >= floor` scores only the newest matches. When they hold fewer than
+ * `limit` conversations the window widens (x8) until it covers every match; so a
+ * very common word ranks its newest matches, not an old better one.
+ */
+export function rankedPool(
+  st: (sql: string) => Database.Statement | null,
+  table: 'messages_fts' | 'messages_fts_trigram',
+  match: string,
+  where: string,
+  params: readonly unknown[],
+  limit: number,
+): Map<number, number> {
+  const floorAt = st(
+    `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+  )!;
+  const scored = st(
+    `SELECT m.id, m.conv_id FROM (SELECT rowid, bm25(${table}) AS score FROM ${table}
+       WHERE ${table} MATCH ? AND rowid >= ?) f JOIN messages m ON m.id = f.rowid
+     WHERE ${where} ORDER BY f.score, m.id DESC`,
+  )!;
+  for (let window = RANK_WINDOW; ; window *= 8) {
+    const floor = floorAt.get(match, window - 1) as { rowid: number } | undefined;
+    const seen = new Map<number, number>();
+    for (const r of scored.iterate(match, floor?.rowid ?? 0, ...params) as Iterable<{
+      id: number;
+      conv_id: number;
+    }>) {
+      if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);
+      if (seen.size >= limit) break;
+    }
+    if (seen.size >= limit || !floor) return seen;
   }
 }
 

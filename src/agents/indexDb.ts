@@ -112,11 +112,22 @@ function openFresh(path: string): Database.Database {
   const db = new Database(path, { timeout: 5000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
+  writerCache(db);
   // Another lookback may be creating the same index: the first one's schema wins.
   db.exec('BEGIN IMMEDIATE');
   if ((db.pragma('user_version', { simple: true }) as number) === INDEX_LAYOUT) db.exec('COMMIT');
   else db.exec(`${SCHEMA} PRAGMA user_version = ${INDEX_LAYOUT}; COMMIT;`);
   return db;
+}
+
+/**
+ * 64 MB of page cache for the connection that indexes (SQLite's default is 2 MB):
+ * FTS5 segment merges and the message b-trees re-read the same pages, and with
+ * the default cache each re-read goes back to the OS as the index grows past it.
+ */
+function writerCache(db: Database.Database): void {
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
 }
 
 function removeIndex(path: string): void {
@@ -141,6 +152,7 @@ export function openIndex(path = indexPath()): OpenedIndex {
     if (version === INDEX_LAYOUT) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
+      writerCache(db);
       // Touch every table once: a damaged file fails here, not in the middle of a pass.
       db.prepare('SELECT count(*) FROM conversations').get();
       db.prepare('SELECT rowid FROM messages_fts LIMIT 1').all();
