@@ -234,7 +234,7 @@ export class IndexReader {
     const convFilter =
       agents.length === AGENTS.length
         ? ''
-        : `AND m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${inList(agents)})`;
+        : `AND +m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${inList(agents)})`;
     const where = `m.role IN (SELECT value FROM json_each(?)) AND m.flags & ${FLAG.copied} = 0 AND m.kind NOT IN ('injected', 'meta') ${convFilter}`;
     type Row = { id: number; conv_id: number };
     const pick = (rows: Row[], seen: Map<number, number>): void => {

@@ -164,7 +164,8 @@ function hits(
     `m.role IN (SELECT value FROM json_each(?))`,
     `m.flags & ${FLAG.copied} = 0`,
     opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
-    `m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
+    // `+` keeps the planner on the rowid order (through messages_order it sorted every row first).
+    `+m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
   ].join(' AND ');
   const order =
     opts.sort === 'newest'
@@ -176,6 +177,24 @@ function hits(
     const one = `(m.text LIKE ? ESCAPE '\\' OR m.reasoning LIKE ? ESCAPE '\\')`;
     const like = route.terms.map(() => one).join(route.combine === 'or' ? ' OR ' : ' AND ');
     const params = route.terms.flatMap((t) => [likePattern(t), likePattern(t)]);
+    if (opts.sort !== 'oldest') {
+      // Newest first by id, in keyset pages that stop once `limit` conversations are
+      // found (a substring scan of the whole index took 0.5 s for a 2-character query).
+      const page = stmt(
+        db,
+        `SELECT m.id, m.conv_id FROM messages m WHERE m.id < ? AND (${like}) AND ${where}
+         ORDER BY m.id DESC LIMIT ?`,
+      );
+      const seen = new Map<number, Hit>();
+      let cursor = Number.MAX_SAFE_INTEGER;
+      for (let size = 64; seen.size < opts.limit; size = Math.min(size * 4, 4096)) {
+        const rows = page.all(cursor, ...params, roles, size) as Hit[];
+        for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r);
+        if (rows.length < size) break;
+        cursor = rows[rows.length - 1]!.id;
+      }
+      return [...seen.values()].slice(0, opts.limit);
+    }
     return stmt(
       db,
       `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,

@@ -288,6 +288,45 @@ describe('journey: other agents beside Hermes', () => {
   });
 });
 
+describe('journey: hits and marks in another agent’s conversation', () => {
+  it('walks hits with n and N, marks a message and copies the marks as lookback commands', async () => {
+    await h.press(KEY.esc, KEY.esc, KEY.esc);
+    await search('quarry');
+    const item = h.state().results.items.find((r) => r.sessionId === `claude:${LONG_ID}`)!;
+    const at = h.state().results.items.indexOf(item);
+    await h.press(KEY.tab);
+    while (h.state().pane !== 'results') await h.press(KEY.tab);
+    for (let i = 0; i < at; i++) await h.press('j');
+    await h.press(KEY.enter);
+    await h.waitFor(() => h.state().view !== null, 'opened at the hit');
+    const v = h.state().view!;
+    expect(v.hits.length).toBeGreaterThan(100);
+    const start = focusedMessage(v.win)!.id;
+    expect(start).toBe(item.messageId);
+    // Every message matches; the best hit is the newest, so walk back first.
+    const k = v.hits.indexOf(start);
+    expect(k).toBeGreaterThan(0);
+    await h.press('N');
+    const next = focusedMessage(h.state().view!.win)!;
+    expect(next.id).toBe(v.hits[k - 1]);
+    const ord = splitAgentMessageId(next.id).ordinal;
+    expect(h.frame()).toContain(`long message ${String(ord).padStart(4, '0')} about the quarry`);
+    expect(h.frame()).toMatch(/hit \d+\/\d+ in session/);
+    await h.press('n');
+    expect(focusedMessage(h.state().view!.win)!.id).toBe(start);
+    await h.press('m');
+    expect(h.state().marks).toEqual([{ sessionId: `claude:${LONG_ID}`, messageId: start }]);
+    const before = h.copied.length;
+    await h.press('y');
+    await h.waitFor(() => h.copied.length === before + 1, 'marks copied');
+    const anchor = `L-${splitAgentMessageId(start).ordinal}`;
+    expect(h.copied[before]).toBe(
+      `Open this message with lookback:\nlookback scroll --agent claude ${LONG_ID} ${anchor}\n`,
+    );
+    await h.press('M');
+  });
+});
+
 describe('journey: Hermes alone (--agent hermes)', () => {
   it('shows no agent tags and no index rows', async () => {
     const solo = await startHarness(makeStore(6), WIDE);
