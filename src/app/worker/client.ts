@@ -5,7 +5,6 @@
  * when a newer one arrives is cancelled by restarting the worker (SQLite
  * cannot interrupt a synchronous scan any other way).
  */
-import type { WorkerInit } from './entry.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
