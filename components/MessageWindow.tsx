@@ -1,4 +1,5 @@
 import React from 'react';
+import { messageLabel } from '../src/app/data/agentIds.js';
 import { sanitizeLine } from '../src/text/sanitize.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import {
@@ -58,7 +59,7 @@ function contextLine(v: MessageView, now: number, home: string): Line {
 function positionLine(v: MessageView): string {
   const pos = position(v.win);
   if (!pos) return '';
-  const parts = [`msg ${formatCount(pos.messageId)}`];
+  const parts = [`msg ${messageLabel(pos.messageId)}`];
   if (v.query !== null) {
     const k = v.hits.indexOf(pos.messageId);
     parts.push(

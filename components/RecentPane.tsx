@@ -1,4 +1,5 @@
 import React from 'react';
+import { agentTag } from '../src/app/data/agentIds.js';
 import { age, formatCount } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
@@ -71,6 +72,8 @@ export function recentLine(
     { text: live ? glyph.live : ' ', tone: 'live' },
     { text: r.pinned ? glyph.pinned : ' ', tone: 'accent' },
     { text: unread ? `${glyph.unread} ` : '  ', tone: 'warn' },
+    // The agent's tag after the fixed marker cells, so titles still start in one column.
+    ...(r.agent !== undefined ? [{ text: `${agentTag(r.agent)} `, tone: 'dim' as const }] : []),
     { text: indent, tone: 'dim' },
   ];
   const leadWidth = lead.reduce((n, s) => n + displayWidth(s.text), 0);

@@ -1,4 +1,5 @@
 import React from 'react';
+import { agentTag } from '../src/app/data/agentIds.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
@@ -45,13 +46,16 @@ export function resultLines(
   const right = [age(r.when, now).padStart(3), truncate(r.source, 9), countText]
     .filter((x) => x !== '')
     .join('  ');
-  const lead = selected ? `${glyph.selected} ` : '  ';
+  const lead =
+    (selected ? `${glyph.selected} ` : '  ') +
+    (r.agent !== undefined ? `${agentTag(r.agent)} ` : '');
   // A fixed cell: titles start at the same column with or without the live marker.
   const live = isLive(r.live, r.when, now) ? `${glyph.live} ` : '  ';
-  const room = Math.max(1, width - 2 - displayWidth(live) - displayWidth(right) - 1);
+  const leadW = displayWidth(lead);
+  const room = Math.max(1, width - leadW - displayWidth(live) - displayWidth(right) - 1);
   const title = truncate(r.title, room);
   const pad = ' '.repeat(
-    Math.max(1, width - 2 - displayWidth(live) - displayWidth(title) - displayWidth(right)),
+    Math.max(1, width - leadW - displayWidth(live) - displayWidth(title) - displayWidth(right)),
   );
   const first: Span[] = [
     { text: lead, tone: 'accent' },

@@ -18,6 +18,49 @@ export interface BackgroundOptions {
   workerFile?: string;
 }
 
+/**
+ * The app's indexer: a first pass, then another every `everyMs` (longer when a
+ * pass is slow) until stopped, so a file an agent is writing shows its new
+ * messages while the app is open. Each finished pass is reported.
+ */
+export function keepIndexing(
+  handlers: {
+    onProgress: (p: Progress) => void;
+    onPass: (r: IndexReport) => void;
+    onError: (message: string) => void;
+  },
+  opts: BackgroundOptions & { everyMs: number },
+): { stop: () => void } {
+  const file = opts.workerFile ?? findAgentsWorker();
+  if (!file) {
+    handlers.onError('agents worker not built');
+    return { stop: () => undefined };
+  }
+  const worker = new Worker(file, {
+    workerData: {
+      indexFile: opts.indexFile,
+      overrides: opts.overrides,
+      agents: opts.agents,
+      everyMs: opts.everyMs,
+    },
+  });
+  worker.unref();
+  let stopped = false;
+  worker.on('message', (m: WorkerMessage) => {
+    if (stopped) return;
+    if (m.kind === 'progress') handlers.onProgress(m.progress);
+    else if (m.kind === 'done') handlers.onPass(m.report);
+    else handlers.onError(m.message);
+  });
+  worker.on('error', (err) => !stopped && handlers.onError(err.message));
+  return {
+    stop: () => {
+      stopped = true;
+      void worker.terminate();
+    },
+  };
+}
+
 export type WorkerMessage =
   | { kind: 'progress'; progress: Progress }
   | { kind: 'done'; report: IndexReport }

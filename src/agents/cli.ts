@@ -10,13 +10,16 @@ import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { sourceRoots, type Overrides } from './discover.js';
 import { indexAll } from './indexer.js';
-import { indexPath, openIndex } from './indexDb.js';
+import { indexPath, openIndex, passIsFresh, stampPass } from './indexDb.js';
 import { AGENTS, isAgent, type Agent } from './model.js';
 import { progressBar } from './progress.js';
 import { readAgentsJson, recentAgentsJson, scrollAgentsJson, searchAgentsJson } from './recall.js';
 import { sourcesJson, sourcesText } from './sources.js';
 
 export const AGENT_NAMES = ['hermes', ...AGENTS] as const;
+
+/** A pass that ended this recently (by any process, over every agent) is not repeated. */
+const CLI_FRESH_MS = 3_000;
 
 export class AgentUsageError extends Error {}
 
@@ -108,11 +111,20 @@ async function run(
       else process.stdout.write(sourcesText(payload, sanitizeLine) + '\n');
       return 0;
     }
-    if (db) {
-      // Every answer starts with an incremental pass: only what changed is read.
+    // Every answer starts with an incremental pass (only what changed is read),
+    // unless a pass over the same files ended moments ago (the open app runs one
+    // every second or so); `lookback index` always runs it.
+    const fresh =
+      cmd !== 'index' &&
+      !opened?.rebuilt &&
+      Object.keys(overrides).length === 0 &&
+      passIsFresh(file, CLI_FRESH_MS);
+    if (db && !fresh) {
       const bar = progressBar();
       const report = indexAll(db, { overrides, agents: sel.agents, onProgress: bar.update });
       bar.done();
+      if (sel.agents.length === AGENTS.length && Object.keys(overrides).length === 0)
+        stampPass(file);
       if (cmd === 'index') {
         const summary = {
           success: true,

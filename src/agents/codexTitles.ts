@@ -13,8 +13,11 @@ import { Problems, TITLE_RANK } from './model.js';
 
 export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): void {
   const set = db.prepare(
-    `UPDATE conversations SET title = ?, title_rank = ${TITLE_RANK.user}
-     WHERE agent = 'codex' AND native_id = ? AND title_rank <= ${TITLE_RANK.user}`,
+    // Only rows whose title would change: a pass that changes nothing writes nothing,
+    // so the app (which watches PRAGMA data_version) is not woken every pass.
+    `UPDATE conversations SET title = @name, title_rank = ${TITLE_RANK.user}
+     WHERE agent = 'codex' AND native_id = @id AND title_rank <= ${TITLE_RANK.user}
+       AND (title IS NOT @name OR title_rank < ${TITLE_RANK.user})`,
   );
   for (const r of roots) {
     const path = join(r.path, 'session_index.jsonl');
@@ -39,7 +42,8 @@ export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): vo
       continue; // a hint only: the rollouts stay the truth
     }
     db.transaction(() => {
-      for (const [id, { name }] of names) if (name.trim()) set.run(name.trim().slice(0, 200), id);
+      for (const [id, { name }] of names)
+        if (name.trim()) set.run({ name: name.trim().slice(0, 200), id });
     }).immediate();
   }
 }

@@ -5,7 +5,7 @@
  * created again rather than repaired.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -112,6 +112,7 @@ function openFresh(path: string): Database.Database {
   const db = new Database(path, { timeout: 5000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
+  writerCache(db);
   // Another lookback may be creating the same index: the first one's schema wins.
   db.exec('BEGIN IMMEDIATE');
   if ((db.pragma('user_version', { simple: true }) as number) === INDEX_LAYOUT) db.exec('COMMIT');
@@ -119,8 +120,18 @@ function openFresh(path: string): Database.Database {
   return db;
 }
 
+/**
+ * 64 MB of page cache for the connection that indexes (SQLite's default is 2 MB):
+ * FTS5 segment merges and the message b-trees re-read the same pages, and with
+ * the default cache each re-read goes back to the OS as the index grows past it.
+ */
+function writerCache(db: Database.Database): void {
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+}
+
 function removeIndex(path: string): void {
-  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}-pass`])
     rmSync(p, { force: true });
 }
 
@@ -141,6 +152,7 @@ export function openIndex(path = indexPath()): OpenedIndex {
     if (version === INDEX_LAYOUT) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
+      writerCache(db);
       // Touch every table once: a damaged file fails here, not in the middle of a pass.
       db.prepare('SELECT count(*) FROM conversations').get();
       db.prepare('SELECT rowid FROM messages_fts LIMIT 1').all();
@@ -158,4 +170,29 @@ export function openIndex(path = indexPath()): OpenedIndex {
   }
   removeIndex(path);
   return { db: openFresh(path), rebuilt: why };
+}
+
+/**
+ * A stamp beside the index, touched after every complete pass: a command-line
+ * call skips its own pass when another process (the open app) finished one
+ * within `freshMs`. A file's mtime, not a row: stamping must not wake readers.
+ */
+export function stampPass(path: string): void {
+  const stamp = `${path}-pass`;
+  try {
+    const now = new Date();
+    if (!existsSync(stamp)) closeSync(openSync(stamp, 'a'));
+    utimesSync(stamp, now, now);
+  } catch {
+    /* a missing stamp only costs the next call a pass */
+  }
+}
+
+export function passIsFresh(path: string, freshMs: number, now = Date.now()): boolean {
+  try {
+    const age = now - statSync(`${path}-pass`).mtimeMs;
+    return age >= 0 && age < freshMs;
+  } catch {
+    return false;
+  }
 }

@@ -368,6 +368,9 @@ class Writer {
  * the lock up front (BEGIN IMMEDIATE), so two lookback processes indexing at once
  * wait for each other instead of failing on a stale read snapshot.
  */
+/** How often a pass that changed nothing still stamps `sources.last_indexed_at`. */
+const SOURCE_STAMP_MS = 60_000;
+
 export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexReport {
   const t0 = performance.now();
   const env = opts.env ?? process.env;
@@ -388,6 +391,8 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
      ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
   );
+  const getSource = db.prepare(`SELECT last_indexed_at, roots FROM sources WHERE agent = ?`);
+  const countFiles = db.prepare(`SELECT count(*) AS n FROM files WHERE agent = ?`);
 
   for (const agent of agents) {
     const agentRoots = roots.filter((r) => r.agent === agent);
@@ -395,6 +400,7 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     const seen = new Set(files.map((f) => f.path));
     const work: { file: SourceFile; st: Stats; row: FileRow | undefined }[] = [];
     let bytesTotal = 0;
+    let statted = 0;
     for (const file of files) {
       if (file.agent === 'gemini' && geminiLegacyShadowed(file.path)) continue;
       let st: Stats;
@@ -404,6 +410,7 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
         continue; // gone between the listing and the stat
       }
       report.files++;
+      statted++;
       const row = getFile.get(file.path) as FileRow | undefined;
       // opencode: a write always touches the database or its -wal.
       const walMtime = file.format === 'sqlite' ? walSignature(file.path) : 0;
@@ -465,10 +472,21 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     flush();
     report.bytesRead += bytesDone;
     if (agent === 'codex') applyCodexTitles(db, agentRoots);
-    db.transaction(() => {
-      markGone(db, agent, seen);
-      setSource.run(agent, Date.now(), JSON.stringify(agentRoots));
-    }).immediate();
+    // A pass that found nothing new writes nothing (the app watches data_version and
+    // would otherwise reload every pass); `last indexed` is refreshed once a minute.
+    const rootsJson = JSON.stringify(agentRoots);
+    const last = getSource.get(agent) as { last_indexed_at: number; roots: string } | undefined;
+    const quiet =
+      work.length === 0 &&
+      last !== undefined &&
+      last.roots === rootsJson &&
+      Date.now() - last.last_indexed_at < SOURCE_STAMP_MS &&
+      (countFiles.get(agent) as { n: number }).n === statted;
+    if (!quiet)
+      db.transaction(() => {
+        markGone(db, agent, seen);
+        setSource.run(agent, Date.now(), rootsJson);
+      }).immediate();
   }
   report.ms = performance.now() - t0;
   return report;

@@ -9,7 +9,18 @@ import { quoteAllTerms, likePattern, routeQuery, type Route } from '../store/que
 import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
+import { rankedPool } from './appReads.js';
 import { FLAG, type Agent } from './model.js';
+
+/** Statements prepared once per connection (a search prepares ~60 otherwise). */
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function stmt(db: Database.Database, sql: string): Database.Statement {
+  let m = prepared.get(db);
+  if (!m) prepared.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = db.prepare(sql)));
+  return s;
+}
 
 const NO_MATCH = 'No matching sessions found.';
 const SNIPPET_TOKENS = 40;
@@ -99,13 +110,12 @@ export function recentAgentsJson(
   agents: readonly Agent[],
   opts: { limit: number; all: boolean },
 ): Record<string, Json> {
-  const rows = db
-    .prepare(
-      `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND message_count > 0
+  const rows = stmt(
+    db,
+    `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND message_count > 0
        ${opts.all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}
        ORDER BY last_active_at DESC LIMIT ?`,
-    )
-    .all(opts.limit) as ConvRow[];
+  ).all(opts.limit) as ConvRow[];
   const results = rows.map((r) => {
     const out: Record<string, Json> = {
       session_id: r.native_id,
@@ -154,7 +164,8 @@ function hits(
     `m.role IN (SELECT value FROM json_each(?))`,
     `m.flags & ${FLAG.copied} = 0`,
     opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
-    `m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
+    // `+` keeps the planner on the rowid order (through messages_order it sorted every row first).
+    `+m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
   ].join(' AND ');
   const order =
     opts.sort === 'newest'
@@ -166,19 +177,40 @@ function hits(
     const one = `(m.text LIKE ? ESCAPE '\\' OR m.reasoning LIKE ? ESCAPE '\\')`;
     const like = route.terms.map(() => one).join(route.combine === 'or' ? ' OR ' : ' AND ');
     const params = route.terms.flatMap((t) => [likePattern(t), likePattern(t)]);
-    return db
-      .prepare(
-        `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,
-      )
-      .all(...params, roles, n) as Hit[];
+    if (opts.sort !== 'oldest') {
+      // Newest first by id, in keyset pages that stop once `limit` conversations are
+      // found (a substring scan of the whole index took 0.5 s for a 2-character query).
+      const page = stmt(
+        db,
+        `SELECT m.id, m.conv_id FROM messages m WHERE m.id < ? AND (${like}) AND ${where}
+         ORDER BY m.id DESC LIMIT ?`,
+      );
+      const seen = new Map<number, Hit>();
+      let cursor = Number.MAX_SAFE_INTEGER;
+      for (let size = 64; seen.size < opts.limit; size = Math.min(size * 4, 4096)) {
+        const rows = page.all(cursor, ...params, roles, size) as Hit[];
+        for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r);
+        if (rows.length < size) break;
+        cursor = rows[rows.length - 1]!.id;
+      }
+      return [...seen.values()].slice(0, opts.limit);
+    }
+    return stmt(
+      db,
+      `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,
+    ).all(...params, roles, n) as Hit[];
   }
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-  return db
-    .prepare(
-      `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
-       WHERE ${table} MATCH ? AND ${where} ORDER BY ${order ?? 'f.rank'} LIMIT ?`,
-    )
-    .all(match, roles, n) as Hit[];
+  if (order === null)
+    // Relevance: score the newest matches first (appReads.ts rankedPool), best per conversation.
+    return [...rankedPool((sql) => stmt(db, sql), table, match, where, [roles], opts.limit)].map(
+      ([conv_id, id]) => ({ id, conv_id }),
+    );
+  return stmt(
+    db,
+    `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
+       WHERE ${table} MATCH ? AND ${where} ORDER BY ${order} LIMIT ?`,
+  ).all(match, roles, n) as Hit[];
 }
 
 /** Best hit per conversation, widening the fetch until `limit` conversations or no more hits. */
@@ -220,8 +252,8 @@ export function searchAgentsJson(
     found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
   }
   if (found.length === 0) return empty(NO_MATCH);
-  const convStmt = db.prepare(`SELECT * FROM conversations WHERE id = ?`);
-  const msgStmt = db.prepare(`SELECT * FROM messages WHERE id = ?`);
+  const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
+  const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
   const results = found.map((h) => {
     const c = convStmt.get(h.conv_id) as ConvRow;
     const m = msgStmt.get(h.id) as MsgRow;
@@ -270,11 +302,10 @@ function snippet(
     return body.slice(at, at + 120);
   }
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-  const row = db
-    .prepare(
-      `SELECT snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`,
-    )
-    .get(match, m.id) as { s: string | null } | undefined;
+  const row = stmt(
+    db,
+    `SELECT snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`,
+  ).get(match, m.id) as { s: string | null } | undefined;
   return row?.s ?? '';
 }
 
@@ -290,17 +321,15 @@ interface Slice {
 
 function slice(db: Database.Database, anchor: MsgRow, window: number, all: boolean): Slice {
   const before = (
-    db
-      .prepare(
-        `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(all)} ORDER BY ordinal DESC LIMIT ?`,
-      )
-      .all(anchor.conv_id, anchor.ordinal, window) as MsgRow[]
+    stmt(
+      db,
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(all)} ORDER BY ordinal DESC LIMIT ?`,
+    ).all(anchor.conv_id, anchor.ordinal, window) as MsgRow[]
   ).reverse();
-  const after = db
-    .prepare(
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(all)} ORDER BY ordinal LIMIT ?`,
-    )
-    .all(anchor.conv_id, anchor.ordinal, window) as MsgRow[];
+  const after = stmt(
+    db,
+    `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(all)} ORDER BY ordinal LIMIT ?`,
+  ).all(anchor.conv_id, anchor.ordinal, window) as MsgRow[];
   return {
     messages: [...before, anchor, ...after],
     messages_before: before.length,
@@ -313,12 +342,11 @@ function anchoredView(db: Database.Database, anchor: MsgRow, all: boolean) {
   const first = s.messages[0]!;
   const last = s.messages[s.messages.length - 1]!;
   const edge = (cmp: string, ord: number, dir: string) =>
-    db
-      .prepare(
-        `SELECT * FROM messages WHERE conv_id = ? AND ordinal ${cmp} ? AND role IN ('user', 'assistant') AND text <> ''
+    stmt(
+      db,
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal ${cmp} ? AND role IN ('user', 'assistant') AND text <> ''
          AND ${visible(false)} ORDER BY ordinal ${dir} LIMIT ${BOOKEND_SIZE}`,
-      )
-      .all(anchor.conv_id, ord) as MsgRow[];
+    ).all(anchor.conv_id, ord) as MsgRow[];
   return {
     messages: s.messages.filter(
       (m) => m.id === anchor.id || m.role === 'user' || m.role === 'assistant',
@@ -338,11 +366,10 @@ export function findConversation(
 ): ConvRow | null {
   const sid = sessionId.trim();
   if (!sid) return null;
-  const rows = db
-    .prepare(
-      `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND native_id = ? ORDER BY last_active_at DESC`,
-    )
-    .all(sid) as ConvRow[];
+  const rows = stmt(
+    db,
+    `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND native_id = ? ORDER BY last_active_at DESC`,
+  ).all(sid) as ConvRow[];
   return rows[0] ?? null;
 }
 
@@ -355,9 +382,10 @@ export function scrollAgentsJson(
 ): Record<string, Json> {
   const c = findConversation(db, agents, sessionId);
   if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
-  const anchor = db
-    .prepare(`SELECT * FROM messages WHERE conv_id = ? AND anchor = ?`)
-    .get(c.id, anchorId.trim()) as MsgRow | undefined;
+  const anchor = stmt(db, `SELECT * FROM messages WHERE conv_id = ? AND anchor = ?`).get(
+    c.id,
+    anchorId.trim(),
+  ) as MsgRow | undefined;
   if (!anchor)
     throw new StoreError(
       `around_message_id ${anchorId} not in session_id ${c.native_id}`,
@@ -386,18 +414,16 @@ export function readAgentsJson(
   const c = findConversation(db, agents, sessionId);
   if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
   const total = (
-    db
-      .prepare(
-        `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0`,
-      )
-      .get(c.id) as { n: number }
+    stmt(
+      db,
+      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0`,
+    ).get(c.id) as { n: number }
   ).n;
   const edge = (dir: string, n: number) =>
-    db
-      .prepare(
-        `SELECT * FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
-      )
-      .all(c.id, n) as MsgRow[];
+    stmt(
+      db,
+      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
+    ).all(c.id, n) as MsgRow[];
   const truncated = total > READ_SMALL;
   const messages = truncated
     ? [...edge('ASC', READ_HEAD), ...edge('DESC', READ_TAIL).reverse()]

@@ -1,9 +1,14 @@
-/** The worker thread behind `indexInBackground`: one pass, progress posted as it goes. */
+/**
+ * The worker thread behind `indexInBackground`: one pass, progress posted as it
+ * goes; with `everyMs`, another pass after each (the app's live updates) until
+ * the worker is terminated. A pass that finds nothing new only stats files.
+ */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Overrides } from './discover.js';
 import { indexAll } from './indexer.js';
-import { indexPath, openIndex } from './indexDb.js';
+import { indexPath, openIndex, stampPass } from './indexDb.js';
 import type { Agent } from './model.js';
+import { AGENTS } from './model.js';
 
 const port = parentPort;
 if (port) {
@@ -11,10 +16,17 @@ if (port) {
     indexFile?: string;
     overrides?: Overrides;
     agents?: Agent[];
+    everyMs?: number;
   };
+  const file = init.indexFile ?? indexPath();
+  const fail = (err: unknown) =>
+    port.postMessage({
+      kind: 'error',
+      message: String((err as Error)?.message ?? err).split('\n')[0],
+    });
   try {
-    const { db } = openIndex(init.indexFile ?? indexPath());
-    try {
+    const { db } = openIndex(file);
+    const pass = (): void => {
       let last = 0;
       const report = indexAll(db, {
         ...(init.overrides ? { overrides: init.overrides } : {}),
@@ -26,14 +38,31 @@ if (port) {
           port.postMessage({ kind: 'progress', progress });
         },
       });
+      if ((init.agents ?? AGENTS).length === AGENTS.length && !init.overrides) stampPass(file);
       port.postMessage({ kind: 'done', report });
-    } finally {
-      db.close();
+      return void report;
+    };
+    if (!init.everyMs) {
+      try {
+        pass();
+      } finally {
+        db.close();
+      }
+    } else {
+      const every = init.everyMs;
+      const loop = (): void => {
+        const t0 = Date.now();
+        try {
+          pass();
+        } catch (err) {
+          fail(err);
+        }
+        // A slow pass (thousands of files) waits longer: at most a third of the time indexing.
+        setTimeout(loop, Math.max(every, 2 * (Date.now() - t0)));
+      };
+      loop();
     }
   } catch (err) {
-    port.postMessage({
-      kind: 'error',
-      message: String((err as Error)?.message ?? err).split('\n')[0],
-    });
+    fail(err);
   }
 }

@@ -15,6 +15,9 @@ export const MAX_SCROLL_WINDOW = 20;
 /** A quote is for pasting into a prompt; longer than this it drowns the question. */
 export const QUOTE_MAX_CHARS = 4_000;
 
+/** One message in a copied window; keeps a giant tool output from filling the clipboard. */
+export const WINDOW_MESSAGE_MAX_CHARS = 20_000;
+
 export const DEFAULT_PROFILE = 'default';
 
 export interface AnchorTarget {

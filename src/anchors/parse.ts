@@ -11,7 +11,11 @@ export type ParsedAnchor =
   | { kind: 'link'; profile: string; sessionId: string }
   | { kind: 'scroll'; sessionId: string; messageId: number; window?: number }
   | { kind: 'sessionId'; sessionId: string }
-  | { kind: 'idPrefix'; prefix: string };
+  | { kind: 'idPrefix'; prefix: string }
+  /** Another agent's message: `lookback scroll --agent codex <session> <anchor>`. */
+  | { kind: 'agentMessage'; agent: string; sessionId: string; anchor: string }
+  /** Another agent's conversation: its own resume command (`codex resume <id>`…). */
+  | { kind: 'agentSession'; agent: string; sessionId: string };
 
 /** Anything longer is a pasted document, not an anchor; also bounds the work done. */
 export const MAX_ANCHOR_INPUT = 4_096;
@@ -29,6 +33,48 @@ const QUOTES = new Set(['`', '"', "'"]);
 const DIGITS = /^\d+$/;
 const KEY = /[A-Za-z_][A-Za-z0-9_]*/y;
 const BARE_VALUE = /[^\s,)}\]]+/y;
+
+// The other agents' forms. The scroll command may sit anywhere in the text (the
+// citation line of a quote, the heading of a copied window); ids may be JSON-quoted.
+const WORDISH = String.raw`("(?:[^"\\\n]|\\.)*"|[^\s"'\x60]+)`;
+const AGENT_SCROLL = new RegExp(
+  String.raw`(?:^|\s|\x60)lookback\s+scroll\s+--agent\s+(claude|codex|gemini|opencode|praisonai)\s+` +
+    WORDISH +
+    String.raw`\s+` +
+    WORDISH,
+);
+const AGENT_RESUME: readonly [string, RegExp][] = [
+  ['claude', /^claude\s+(?:--resume|-r)\s+(\S+)$/],
+  ['codex', /^codex\s+resume\s+(\S+)$/],
+  ['gemini', /^gemini\s+(?:--resume|-r)\s+(\S+)$/],
+  ['opencode', /^opencode\s+(?:--session|-s)\s+(\S+)$/],
+];
+
+function word(w: string): string {
+  if (!w.startsWith('"')) return w;
+  try {
+    const v: unknown = JSON.parse(w);
+    return typeof v === 'string' ? v : w;
+  } catch {
+    return w.slice(1, -1);
+  }
+}
+
+/** The other agents' forms, found anywhere in a pasted block; null when there is none. */
+function agentAnchor(s: string): ParsedAnchor | null {
+  const m = AGENT_SCROLL.exec(s);
+  if (m) {
+    const sessionId = word(m[2] ?? '');
+    const anchor = word(m[3] ?? '');
+    if (sessionId && anchor) return { kind: 'agentMessage', agent: m[1]!, sessionId, anchor };
+  }
+  const line = s.trim();
+  for (const [agent, re] of AGENT_RESUME) {
+    const r = re.exec(line);
+    if (r && r[1]) return { kind: 'agentSession', agent, sessionId: word(r[1]) };
+  }
+  return null;
+}
 
 type ArgValue = { quoted: boolean; value: string };
 
@@ -165,6 +211,8 @@ function fromJson(src: string): ParsedAnchor | null | undefined {
 
 function parseOne(s: string): ParsedAnchor | null {
   if (s === '') return null;
+  const other = agentAnchor(s);
+  if (other) return other;
   const linked = LINK.exec(s);
   if (linked)
     return { kind: 'link', profile: linked[1] ?? DEFAULT_PROFILE, sessionId: linked[2] ?? '' };

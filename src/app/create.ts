@@ -4,9 +4,13 @@
  * main thread, which is also the worker's fallback). Used by src/tui/run.tsx,
  * the journey harness and the benchmark, so all three run the same app.
  */
+import { IndexReader } from '../agents/appReads.js';
+import { keepIndexing } from '../agents/background.js';
+import type { Agent } from '../agents/model.js';
 import type { Store } from '../store/store.js';
+import { AgentSource } from './data/agentSource.js';
 import { Controller } from './controller/controller.js';
-import type { ControllerOptions } from './controller/ctx.js';
+import type { BackgroundIndexer, ControllerOptions } from './controller/ctx.js';
 import { DataSource } from './data/source.js';
 import { inlineBackend, workerBackend } from './worker/client.js';
 
@@ -18,20 +22,55 @@ export interface CreateOptions extends Omit<
   store: Store;
   /** The query worker's bundle (worker/client.ts findWorkerFile); null answers queries inline. */
   workerFile: string | null;
+  /**
+   * The other agents' histories beside Hermes: their index file, which agents, and
+   * whether to keep it indexed in the background (a worker bundle, or null for none).
+   * Absent: Hermes alone, as with `--agent hermes`.
+   */
+  agents?: {
+    indexFile: string;
+    agents: Agent[];
+    indexWorker: string | null;
+    /** Pause between passes while the app is open. */
+    everyMs?: number;
+  };
+}
+
+/** Milliseconds between incremental passes while the app is open (new messages show within ~2 s). */
+export const INDEX_EVERY_MS = 800;
+
+function indexerFor(a: NonNullable<CreateOptions['agents']>): BackgroundIndexer | undefined {
+  const workerFile = a.indexWorker;
+  if (!workerFile) return undefined;
+  return {
+    start: (h) =>
+      keepIndexing(h, {
+        indexFile: a.indexFile,
+        agents: a.agents,
+        workerFile,
+        everyMs: a.everyMs ?? INDEX_EVERY_MS,
+      }),
+  };
 }
 
 export function createController(o: CreateOptions): Controller {
-  const { store, workerFile, ...rest } = o;
-  const data = new DataSource(store);
+  const { store, workerFile, agents, ...rest } = o;
+  const on = agents && agents.agents.length > 0 ? agents : undefined;
+  const data = new DataSource(
+    store,
+    on ? new AgentSource(new IndexReader(on.indexFile, on.agents)) : null,
+  );
+  const indexer = on ? indexerFor(on) : undefined;
+  const base = { ...rest, data, ...(indexer ? { indexer } : {}) };
   const inline = inlineBackend((req, post) => data.answer(req, post));
-  if (!workerFile) return new Controller({ ...rest, data, queries: inline });
+  if (!workerFile) return new Controller({ ...base, queries: inline });
   return new Controller({
-    ...rest,
-    data,
+    ...base,
     queries: workerBackend(workerFile, {
       path: store.path,
       profile: store.profile,
       plan: store.openPlan,
+      ...(on ? { index: { file: on.indexFile, agents: on.agents } } : {}),
     }),
     fallbackQueries: inline,
   });

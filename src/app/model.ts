@@ -37,6 +37,8 @@ export interface SessionRow {
   branches: number;
   /** 0 for a listed conversation, 1 for a branch shown under its parent. */
   depth: number;
+  /** Whose history (`hermes`, `codex`…); set only when other agents are shown, so rows carry a tag. */
+  agent?: string;
 }
 
 export type SearchMode = 'fulltext' | 'fuzzy';
@@ -61,6 +63,8 @@ export interface ResultItem {
   live: boolean;
   /** For jump rows: what Enter will do. */
   note?: string;
+  /** Whose history; set only when other agents are shown (see SessionRow.agent). */
+  agent?: string;
 }
 
 export interface MarkRef {
@@ -68,7 +72,7 @@ export interface MarkRef {
   messageId: number;
 }
 
-export type CopyForm = 'link' | 'scroll' | 'quote' | 'window' | 'marks';
+export type CopyForm = 'link' | 'scroll' | 'quote' | 'window' | 'marks' | 'resume';
 
 /** What the export menu writes. */
 export type ExportForm = 'conversation.md' | 'conversation.json' | 'marks.md' | 'marks.json';

@@ -11,6 +11,8 @@ export interface StartOptions {
    * ('id') or its link ('link') on stdout; false or null: nothing.
    */
   print: boolean | 'anchor' | 'id' | 'link' | null;
+  /** Which histories to show: `all` (default), `hermes` alone, or a comma list (`--agent`, else LOOKBACK_AGENTS). */
+  agent?: string | undefined;
   /** The store to open, as the command line chose it (src/cli/storeChoice.ts). */
   store: ChosenStore;
 }

@@ -15,6 +15,9 @@ import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
 import { exposeGc, idleCollector } from './memory.js';
 import { findWorkerFile } from '../app/worker/client.js';
+import { findAgentsWorker } from '../agents/background.js';
+import { indexPath } from '../agents/indexDb.js';
+import { AGENTS, isAgent, type Agent } from '../agents/model.js';
 import { link } from '../anchors/format.js';
 import { focusedMessage } from '../app/geometry/window.js';
 import { selectedRecent, selectedResult } from '../app/state/selectors.js';
@@ -56,7 +59,29 @@ export function printedAtExit(
   return mode === 'id' ? id : link({ profile: s.store.profile, sessionId: id });
 }
 
+/**
+ * The other agents the app shows beside Hermes: every one by default; `--agent
+ * hermes` (or LOOKBACK_AGENTS=hermes) turns them off; a comma list picks some.
+ */
+export function appAgents(flag: string | undefined, env: NodeJS.ProcessEnv): Agent[] | string {
+  const raw = (flag ?? env.LOOKBACK_AGENTS ?? 'all').trim().toLowerCase();
+  if (raw === '' || raw === 'all') return [...AGENTS];
+  const out: Agent[] = [];
+  for (const name of raw.split(',').map((x) => x.trim())) {
+    if (name === 'hermes' || name === '') continue;
+    if (!isAgent(name))
+      return `--agent takes hermes, ${AGENTS.join(', ')}, all or a comma list, not "${name}"`;
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
 export async function runApp(flags: Flags): Promise<number> {
+  const agents = appAgents(flags.agent, process.env);
+  if (typeof agents === 'string') {
+    process.stderr.write(`lookback: ${agents}\n`);
+    return 2;
+  }
   // Which store was decided by the command line (src/cli/storeChoice.ts), once for the CLI, the app and the library.
   const where: ChosenStore = flags.store;
   let store: Store;
@@ -126,6 +151,15 @@ export async function runApp(flags: Flags): Promise<number> {
       size: { cols: out.columns || 80, rows: out.rows || 24 },
       demo: where.demo,
       ...(where.notice ? { notice: where.notice } : {}),
+      ...(agents.length > 0 && !flags.demo
+        ? {
+            agents: {
+              indexFile: indexPath(process.env),
+              agents,
+              indexWorker: findAgentsWorker(),
+            },
+          }
+        : {}),
       onQuit: () => finish(0),
       home: os.homedir(),
       history: fileHistory(historyPath(process.env, process.platform, os.homedir())),

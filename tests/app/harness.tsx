@@ -15,7 +15,7 @@ import { DEFAULT_NOW } from '../../src/demo/store.js';
 import { Store } from '../../src/store/store.js';
 import type { ControllerOptions, HistoryStore, Timers } from '../../src/app/controller/ctx.js';
 import type { Controller } from '../../src/app/controller/controller.js';
-import { createController } from '../../src/app/create.js';
+import { createController, type CreateOptions } from '../../src/app/create.js';
 import type { Size } from '../../src/app/geometry/screen.js';
 import type { AppState } from '../../src/app/state/types.js';
 import { App } from '../../components/App.js';
@@ -85,6 +85,8 @@ export async function startHarness(
     now?: () => number;
     history?: HistoryStore;
     home?: string;
+    /** Opt in to the other agents' index (journeys stay on the Hermes store alone otherwise). */
+    agents?: CreateOptions['agents'];
   } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend'>> = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
@@ -118,6 +120,7 @@ export async function startHarness(
     ...(opts.resume ? { resume: opts.resume } : {}),
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.suspend ? { suspend: opts.suspend } : {}),
+    ...(opts.agents ? { agents: opts.agents } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:
 import { join } from 'node:path';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
+import { IndexReader } from '../../src/agents/appReads.js';
 import { searchAgentsJson } from '../../src/agents/recall.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { generateHistories } from '../agents/generate.js';
@@ -104,6 +105,30 @@ export function benchAgents(root: string, benchDir: string, runs: number): void 
   }
   row(['search, median of the queries above', fmt(median(lat)), ''], 72, 14);
   db.close();
+  // The app's path (src/agents/appReads.ts, warm, in-process): one hit per conversation,
+  // only the shown rows hydrated, no anchored views; the limit the app asks for.
+  const reader = new IndexReader(indexFile, AGENTS);
+  const appLat: number[] = [];
+  for (const q of QUERIES) {
+    const ask = () =>
+      reader.search(q, {
+        limit: 50,
+        roles: ['user', 'assistant'],
+        sort: 'relevance',
+        markers: ['\u0002', '\u0003'],
+      });
+    ask();
+    const xs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      ask();
+      xs.push(performance.now() - t);
+    }
+    appLat.push(median(xs));
+    row([`app search "${q}" (limit 50, ${ask().length} convs)`, fmt(median(xs)), ''], 72, 14);
+  }
+  row(['app search, median of the queries above', fmt(median(appLat)), ''], 72, 14);
+  reader.close();
   const proc: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();

@@ -43,6 +43,7 @@ describe.skipIf(!TMUX)('a good neighbour in a real terminal (tmux)', () => {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
       XDG_CACHE_HOME: join(dir, 'cache'),
+      LOOKBACK_AGENTS: 'hermes',
       HERMES_HOME: '',
       LANG: 'C.UTF-8',
       LC_ALL: 'C.UTF-8',

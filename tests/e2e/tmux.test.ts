@@ -130,6 +130,8 @@ describe.skipIf(!TMUX)(SUITE, () => {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
       XDG_CACHE_HOME: join(dir, 'cache'),
+      // The Hermes journeys stay on the Hermes store alone (the app shows every agent by default).
+      LOOKBACK_AGENTS: 'hermes',
       HERMES_HOME: '',
       LANG: 'C.UTF-8',
       LC_ALL: 'C.UTF-8',

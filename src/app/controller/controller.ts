@@ -45,6 +45,9 @@ export class Controller {
   private readonly now: () => number;
   private statusTimer: unknown = null;
   private poll: unknown = null;
+  private indexing: { stop: () => void } | null = null;
+  private lastProgressAt = 0;
+  private firstPassDone = false;
   private stopped = false;
   private started = false;
   private readonly ctx: Ctx;
@@ -178,12 +181,45 @@ export class Controller {
     );
     this.poll = this.timers.setInterval(() => this.checkForChanges(), this.o.pollMs ?? POLL_MS);
     followSelection(this.ctx);
+    this.startIndexing();
+  }
+
+  /**
+   * The other agents' index catches up beside the app: progress on the status line
+   * during the first pass; after every pass that wrote something, the lists and the
+   * open conversation catch up at once (not at the next poll).
+   */
+  private startIndexing(): void {
+    if (!this.o.indexer) return;
+    this.indexing = this.o.indexer.start({
+      onProgress: (p) => {
+        if (this.stopped || this.firstPassDone) return;
+        const t = this.now();
+        if (t - this.lastProgressAt < 250 && p.filesDone < p.filesTotal) return;
+        this.lastProgressAt = t;
+        this.batch(() =>
+          this.setStatus(say.indexing(p.agent, p.filesDone, p.filesTotal, p.messages)),
+        );
+      },
+      onPass: (r) => {
+        if (this.stopped) return;
+        const first = !this.firstPassDone;
+        this.firstPassDone = true;
+        if (first && r.parsed > 0)
+          this.batch(() => this.setStatus(say.indexed(r.messages, (r.ms / 1000).toFixed(1)), 'ok'));
+        if (r.parsed > 0) this.checkForChanges();
+      },
+      onError: (m) => {
+        if (!this.stopped) this.batch(() => this.setStatus(say.indexFailed(m), 'warn'));
+      },
+    });
   }
 
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     if (this.poll !== null) this.timers.clearInterval(this.poll);
+    this.indexing?.stop();
     if (this.ctx.search.debounce !== null) this.timers.clearTimeout(this.ctx.search.debounce);
     if (this.statusTimer !== null) this.timers.clearTimeout(this.statusTimer);
     if (this.ctx.preview.timer !== null) this.timers.clearTimeout(this.ctx.preview.timer);

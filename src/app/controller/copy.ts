@@ -1,6 +1,13 @@
 /** Copying (anchors, links, quotes, the visible window as Markdown) and marks. */
-import { link, multi, quote, scrollCall } from '../../anchors/format.js';
+import { link, multi, quote, scrollCall, WINDOW_MESSAGE_MAX_CHARS } from '../../anchors/format.js';
 import { conversationMarkdown } from '../../export/conversation.js';
+import {
+  agentQuote,
+  agentResume,
+  agentScroll,
+  agentWindowMarkdown,
+  type AgentRef,
+} from '../../anchors/agentForms.js';
 import { contentText } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { formatCount, plural } from '../../text/format.js';
@@ -17,9 +24,6 @@ import {
 } from '../state/selectors.js';
 import type { Ctx } from './ctx.js';
 import { say } from './status.js';
-
-/** One message in a copied window; keeps a giant tool output from filling the clipboard. */
-export const WINDOW_MESSAGE_MAX_CHARS = 20_000;
 
 type Target =
   | { kind: 'message'; msg: Message; title: string }
@@ -43,12 +47,81 @@ export function target(ctx: Ctx): Target | null {
   return row ? { kind: 'session', sessionId: row.sessionId, title: row.title } : null;
 }
 
+/** The session and message a target names, as app ids. */
+function idsOf(t: Target): { sessionId: string; messageId: number | null } {
+  if (t.kind === 'message') return { sessionId: t.msg.session_id, messageId: t.msg.id };
+  if (t.kind === 'hit') return { sessionId: t.sessionId, messageId: t.messageId };
+  return { sessionId: t.sessionId, messageId: null };
+}
+
+/**
+ * Marks as one block: Hermes marks as session_search calls (multi), other
+ * agents' marks as the lookback commands that open them, one per line.
+ */
+function marksBlock(ctx: Ctx, marks: readonly MarkRef[]): string {
+  const hermes = marks.filter((m) => !ctx.data.agentRef(m.sessionId, m.messageId));
+  const lines = marks
+    .map((m) => ctx.data.agentRef(m.sessionId, m.messageId))
+    .filter((r) => r !== null && r.anchor !== null)
+    .map((r) => agentScroll(r as AgentRef));
+  const block = hermes.length > 0 ? multi(hermes) : '';
+  if (lines.length === 0) return block;
+  const head = `Open ${lines.length === 1 ? 'this message' : `these ${lines.length} messages`} with lookback:\n${lines.join('\n')}\n`;
+  return block ? `${block}\n${head}` : head;
+}
+
+/** Copy options for another agent's conversation: forms that work there. */
+function agentOptions(ctx: Ctx, t: Target): CopyOption[] | null {
+  const ids = idsOf(t);
+  const ref = ctx.data.agentRef(ids.sessionId, ids.messageId);
+  if (!ref) return null;
+  const out: CopyOption[] = [];
+  if (ref.anchor !== null) {
+    const r: AgentRef = { agent: ref.agent, sessionId: ref.sessionId, anchor: ref.anchor };
+    out.push({ form: 'scroll', label: 'lookback scroll command', text: agentScroll(r) });
+    if (t.kind === 'message')
+      out.push({
+        form: 'quote',
+        label: 'message quoted with citation',
+        text: agentQuote(r, {
+          role: t.msg.role,
+          timestamp: t.msg.timestamp,
+          content: contentText(t.msg.content),
+        }),
+      });
+    const md = t.kind === 'message' ? visibleMarkdown(ctx) : null;
+    if (md)
+      out.push({
+        form: 'window',
+        label: `visible window as Markdown (${formatCount(md.chars)} chars)`,
+        text: md.text,
+      });
+  }
+  const resume = agentResume(ref.agent, ref.sessionId);
+  if (resume) out.push({ form: 'resume', label: `${ref.agent}'s resume command`, text: resume });
+  return out;
+}
+
 export function copyAnchor(ctx: Ctx): void {
   const s = ctx.state;
   if (s.marks.length > 0)
-    return copy(ctx, multi(s.marks), `${plural(s.marks.length, 'marked anchor')}`);
+    return copy(ctx, marksBlock(ctx, s.marks), `${plural(s.marks.length, 'marked anchor')}`);
   const t = target(ctx);
   if (!t) return ctx.setStatus(say.nothingToCopy);
+  const ids = idsOf(t);
+  const other = ctx.data.agentRef(ids.sessionId, ids.messageId);
+  if (other) {
+    if (other.anchor !== null)
+      return copy(
+        ctx,
+        agentScroll({ ...other, anchor: other.anchor }),
+        `anchor for message ${other.anchor}`,
+      );
+    const resume = agentResume(other.agent, other.sessionId);
+    return resume
+      ? copy(ctx, resume, `${other.agent}'s resume command`)
+      : ctx.setStatus(say.nothingToCopy);
+  }
   if (t.kind === 'session')
     return copy(
       ctx,
@@ -64,7 +137,9 @@ function copyOptions(ctx: Ctx): CopyOption[] {
   const t = target(ctx);
   const out: CopyOption[] = [];
   const profile = s.store.profile;
-  if (t) {
+  const other = t ? agentOptions(ctx, t) : null;
+  if (other) out.push(...other);
+  else if (t) {
     const sessionId = t.kind === 'message' ? t.msg.session_id : t.sessionId;
     out.push({ form: 'link', label: 'link', text: link({ profile, sessionId }) });
     if (t.kind !== 'session') {
@@ -103,7 +178,7 @@ function copyOptions(ctx: Ctx): CopyOption[] {
     out.push({
       form: 'marks',
       label: `all ${plural(s.marks.length, 'mark')} as one block`,
-      text: multi(s.marks),
+      text: marksBlock(ctx, s.marks),
     });
   return out;
 }
@@ -118,6 +193,19 @@ function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
   for (const r of rows) if (r.item.kind === 'message') messages.push(r.item.msg);
   const focused = focusedMessage(v.win);
   if (messages.length === 0 || !focused) return null;
+  const ref = ctx.data.agentRef(focused.session_id, focused.id);
+  if (ref && ref.anchor !== null)
+    return agentWindowMarkdown(
+      { agent: ref.agent, sessionId: ref.sessionId, anchor: ref.anchor },
+      v.title,
+      messages.map((m) => ({
+        anchor: ctx.data.agentRef(focused.session_id, m.id)?.anchor ?? '?',
+        role: m.role,
+        timestamp: m.timestamp ?? null,
+        content: contentText(m.content),
+        isAnchor: m.id === v.win.anchorId,
+      })),
+    );
   return conversationMarkdown(
     { profile: s.store.profile, sessionId: focused.session_id, title: v.title, source: v.source },
     messages,

@@ -58,6 +58,26 @@ export const realTimers: Timers = {
   clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
 };
 
+/** Progress of a pass over the other agents' files (src/agents Progress, as the app needs it). */
+export interface IndexProgress {
+  agent: string;
+  filesDone: number;
+  filesTotal: number;
+  messages: number;
+}
+
+/**
+ * The other agents' indexer, running beside the app (src/app/create.ts builds it
+ * from src/agents/background.ts): a first pass, then a cheap one every second or so.
+ */
+export interface BackgroundIndexer {
+  start(h: {
+    onProgress: (p: IndexProgress) => void;
+    onPass: (r: { parsed: number; messages: number; ms: number }) => void;
+    onError: (message: string) => void;
+  }): { stop: () => void };
+}
+
 export interface ControllerOptions {
   data: DataSource;
   /** How queries run: the worker thread, or inline (tests). */
@@ -91,6 +111,8 @@ export interface ControllerOptions {
   debounceMs?: number;
   /** How long the selection rests before the preview loads (preview.ts PREVIEW_DELAY_MS). */
   previewDelayMs?: number;
+  /** Indexes the other agents in the background; absent with `--agent hermes`. */
+  indexer?: BackgroundIndexer;
   /** The home folder, for `cwd:~/code` in the search line. */
   home?: string;
   /** Where earlier queries are kept (src/tui/history.ts: a file in the cache dir). */

@@ -86,6 +86,11 @@ export const say = {
   noMarks: 'no marks',
   marksCleared: 'marks cleared',
   marksWhere: 'marks are on messages: open a conversation or select a hit',
+  indexing: (agent: string, done: number, total: number, messages: number) =>
+    `indexing other agents: ${agent} ${formatCount(done)}/${formatCount(total)} files · ${formatCount(messages)} messages (usable meanwhile)`,
+  indexed: (messages: number, seconds: string) =>
+    `other agents indexed: ${formatCount(messages)} new messages in ${seconds} s`,
+  indexFailed: (message: string) => `indexing other agents failed: ${message}`,
   marked: (on: boolean, id: number, n: number) =>
     `${on ? 'marked' : 'unmarked'} message ${formatCount(id)} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
 } as const;

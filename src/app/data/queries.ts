@@ -7,7 +7,10 @@ import { countConversations, hitsInSessions } from '../../store/search.js';
 import type { Store } from '../../store/store.js';
 import type { Filters, HiddenCounts, SearchPath, Sort } from '../../store/types.js';
 import type { ResultItem, SessionRow } from '../model.js';
-import { clean, loadRecent, searchResultItems } from './rows.js';
+import type { Agent } from '../../agents/model.js';
+import { agentFilter } from './agentIds.js';
+import type { AgentSource } from './agentSource.js';
+import { clean, loadRecent, searchResultItems, type RecentAnswer } from './rows.js';
 
 /** The full Recent list (also what fuzzy search searches), loaded off the main thread. */
 export const RECENT_FULL_LIMIT = 5_000;
@@ -43,6 +46,8 @@ export type QueryRequest =
       count?: boolean;
       /** Hit counts only for results from this index on (the ones a page of more adds). */
       countsFrom?: number;
+      /** Only these agents' conversations (the `agent:` chip, via agentFilter); all when absent. */
+      agents?: string[];
     }
   | { kind: 'recent'; generation: number; all: boolean; limit: number; filters?: Filters };
 
@@ -73,19 +78,83 @@ export type QueryResponse =
 /** Hit counts are posted in batches so the visible rows fill in first. */
 const HIT_COUNT_BATCH = 8;
 
+/** Recent across Hermes and the index: newest activity first, every row tagged. */
+/** Whether the store's filters are in use: the other agents' index cannot apply them. */
+function hermesOnly(filters: Filters | undefined): boolean {
+  return filters !== undefined && Object.values(filters).some((v) => v !== undefined);
+}
+
+export function mergedRecent(
+  store: Store,
+  agents: AgentSource | null,
+  limit: number,
+  all: boolean,
+  filters?: Filters,
+): RecentAnswer {
+  const h = loadRecent(store, limit, all, filters);
+  if (!agents) return h;
+  const ours = agents.recent(limit, all);
+  const rows = [...h.rows.map((r) => ({ ...r, agent: 'hermes' })), ...ours]
+    .sort((a, b) => b.lastActive - a.lastActive)
+    .slice(0, limit);
+  return { rows, hidden: h.hidden, complete: h.complete && ours.length < limit };
+}
+
+/**
+ * Full-text results across Hermes and the index. Two indexes' scores do not
+ * compare, so relevance takes turns; newest/oldest merge by the hit's time.
+ */
+export function mergedSearch(
+  store: Store,
+  agents: AgentSource | null,
+  req: Extract<QueryRequest, { kind: 'search' }>,
+): ReturnType<typeof searchResultItems> {
+  const filter = req.agents ? agentFilter(req.agents) : null;
+  const wanted = filter && filter.agents.length > 0 ? filter.agents : null;
+  const withHermes = !wanted || wanted.includes('hermes');
+  const h = withHermes
+    ? searchResultItems(store, req.query, req.sort, req.roles, req.limit, req.filters)
+    : { items: [], path: 'fts' as SearchPath, message: null };
+  if (!agents) return h;
+  const indexAgents = wanted ? (wanted.filter((a) => a !== 'hermes') as Agent[]) : undefined;
+  const ours =
+    indexAgents && indexAgents.length === 0
+      ? []
+      : agents.search(req.query, req.sort, req.roles, req.limit, indexAgents);
+  const a = h.items.map((r) => ({ ...r, agent: 'hermes' }));
+  let items: ResultItem[] = [];
+  if (req.sort === 'newest' || req.sort === 'oldest') {
+    const dir = req.sort === 'newest' ? -1 : 1;
+    items = [...a, ...ours].sort((x, y) => dir * (x.when - y.when));
+  } else
+    for (let i = 0; i < Math.max(a.length, ours.length); i++)
+      items.push(...[a[i], ours[i]].filter((x): x is ResultItem => x !== undefined));
+  items = items.slice(0, req.limit);
+  return { items, path: h.path, message: items.length > 0 ? null : h.message };
+}
+
 /** Answers one request (in the worker, or inline in tests); `post` may be called several times. */
 export function answerQuery(
   store: Store,
   req: QueryRequest,
   post: (r: QueryResponse) => void,
+  agents: AgentSource | null = null,
 ): void {
   try {
     if (req.kind === 'recent') {
-      const r = loadRecent(store, req.limit, req.all, req.filters);
+      const r = mergedRecent(
+        store,
+        hermesOnly(req.filters) ? null : agents,
+        req.limit,
+        req.all,
+        req.filters,
+      );
       post({ kind: 'recent', generation: req.generation, ...r });
       return;
     }
-    const r = searchResultItems(store, req.query, req.sort, req.roles, req.limit, req.filters);
+    // The other agents' index has none of the store's filters: a filtered search is Hermes alone.
+    const others = hermesOnly(req.filters) ? null : agents;
+    const r = mergedSearch(store, others, req);
     post({
       kind: 'search',
       generation: req.generation,
@@ -94,7 +163,8 @@ export function answerQuery(
     });
     if (r.items.length === 0) {
       post({ kind: 'noResults', generation: req.generation, facts: noResultsFacts(store, req) });
-    } else if (req.count) {
+    } else if (req.count && r.items.every((i) => i.agent === undefined || i.agent === 'hermes')) {
+      // The count is the Hermes store's: offered only while the results are all from it.
       // Fewer than asked: that is all of them, no count needed.
       const c =
         r.items.length < req.limit
@@ -114,8 +184,12 @@ export function answerQuery(
     let counts: Record<string, number> = {};
     let n = 0;
     for (const item of r.items.slice(req.countsFrom ?? 0)) {
-      const chain = store.read(() => compressionChain(store, item.sessionId));
-      counts[item.key] = hitsInSessions(store, req.query, chain, { roles: req.roles }).length;
+      if (others && item.agent !== undefined && item.agent !== 'hermes')
+        counts[item.key] = others.hits(req.query, item.sessionId, req.roles).length;
+      else {
+        const chain = store.read(() => compressionChain(store, item.sessionId));
+        counts[item.key] = hitsInSessions(store, req.query, chain, { roles: req.roles }).length;
+      }
       if (++n % HIT_COUNT_BATCH === 0) {
         post({ kind: 'hitCounts', generation: req.generation, counts });
         counts = {};

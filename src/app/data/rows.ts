@@ -112,7 +112,7 @@ export function loadRecent(
  * The snippet's marked matches; a substring scan (CJK, no index) returns
  * plain text, so its terms are highlighted here instead.
  */
-function snippetSegments(snippet: string, terms: readonly string[]): Segment[] {
+export function snippetSegments(snippet: string, terms: readonly string[]): Segment[] {
   const segs = parseSnippetMarkers(snippet, SNIPPET_MARKERS[0], SNIPPET_MARKERS[1], sanitizeLine);
   if (segs.some((s) => s.hit)) return segs;
   return splitHighlights(segs.map((s) => s.text).join(''), terms);

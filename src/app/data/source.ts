@@ -10,6 +10,8 @@ import type { Store } from '../../store/store.js';
 import type { Filters } from '../../store/types.js';
 import type { MsgWindow } from '../geometry/window.js';
 import type { MarkRef, ResultItem, SessionRow } from '../model.js';
+import { isAgentMessageId, splitAgentSession } from './agentIds.js';
+import type { AgentSource } from './agentSource.js';
 import { resolveAnchor } from './anchors.js';
 import { exportConversation, exportMarks, type ExportGroup } from './export.js';
 import {
@@ -24,12 +26,23 @@ import {
   type OpenSize,
 } from './chainWindow.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
-import { answerQuery, type QueryRequest, type QueryResponse } from './queries.js';
-import { branchRows, loadRecent, type RecentAnswer } from './rows.js';
+import { answerQuery, mergedRecent, type QueryRequest, type QueryResponse } from './queries.js';
+import { branchRows, type RecentAnswer } from './rows.js';
 
-/** Everything the main thread asks of the store, bound to one open store. */
+/** A session id of another agent (`codex:<id>`), answered by the index. */
+const other = (sessionId: string | undefined): boolean =>
+  sessionId !== undefined && splitAgentSession(sessionId) !== null;
+
+/**
+ * Everything the main thread asks of the store, bound to one open store, and of
+ * the other agents' index when it is on (`agents`): lists are merged, and each
+ * conversation is answered by whichever holds it.
+ */
 export class DataSource {
-  constructor(readonly store: Store) {}
+  constructor(
+    readonly store: Store,
+    readonly agents: AgentSource | null = null,
+  ) {}
 
   get profile(): string {
     return this.store.profile;
@@ -43,40 +56,50 @@ export class DataSource {
     return this.store.warnings;
   }
 
+  /** Changes when either the Hermes store or the index was written (both only grow). */
   dataVersion(): number {
-    return this.store.dataVersion();
+    return this.store.dataVersion() + (this.agents?.version() ?? 0);
   }
 
   recent(limit: number, all: boolean, filters?: Filters): RecentAnswer {
-    return loadRecent(this.store, limit, all, filters);
+    return mergedRecent(this.store, filters ? null : this.agents, limit, all, filters);
   }
 
   /** Messages of a chain that contain `text` (find within the conversation), in order. */
   find(chain: readonly string[], text: string): number[] {
+    // Find reads the Hermes store; another agent's conversation has no matches to walk yet.
+    if (other(chain[0])) return [];
     return findInSessions(this.store, chain, text);
   }
 
+  /** `size` (a preview's screenful or a full open) applies to the Hermes store; the index opens its own way. */
   openAt(sessionId: string, messageId: number, size?: OpenSize): Opened | null {
+    if (this.agents && other(sessionId)) return this.agents.openAt(sessionId, messageId);
     return openAt(this.store, sessionId, messageId, size);
   }
 
   openTail(sessionId: string, size?: OpenSize): Opened | null {
+    if (this.agents && other(sessionId)) return this.agents.openTail(sessionId);
     return openTail(this.store, sessionId, size);
   }
 
   openHead(chain: readonly string[]): Opened | null {
+    if (this.agents && other(chain[0])) return this.agents.openHead(chain[0]!);
     return openHead(this.store, chain);
   }
 
   extend(win: MsgWindow, side: 'before' | 'after', n: number): Loaded {
+    if (this.agents && other(win.chain[0])) return this.agents.extend(win, side, n);
     return extendWindow(this.store, win, side, n);
   }
 
   hits(query: string, chain: readonly string[], roles: readonly string[]): number[] {
+    if (this.agents && other(chain[0])) return this.agents.hits(query, chain[0]!, roles);
     return chainHits(this.store, query, chain, roles);
   }
 
   chainOf(sessionId: string): string[] {
+    if (other(sessionId)) return [sessionId];
     return this.store.read(() => compressionChain(this.store, sessionId));
   }
 
@@ -86,19 +109,52 @@ export class DataSource {
   }
 
   ownerOf(messageId: number): string | null {
+    if (isAgentMessageId(messageId)) return this.agents?.ownerOf(messageId) ?? null;
     return ownerOf(this.store, messageId);
   }
 
   liveUpdate(win: MsgWindow): LiveUpdate | null {
+    if (this.agents && other(win.chain[0])) return this.agents.liveUpdate(win);
     return liveUpdate(this.store, win);
   }
 
   branches(row: SessionRow): SessionRow[] {
+    if (other(row.rootId)) return [];
     return branchRows(this.store, row);
   }
 
   resolve(anchor: ParsedAnchor): { items: ResultItem[]; message: string | null } {
-    return resolveAnchor(this.store, anchor);
+    if (anchor.kind === 'agentMessage' || anchor.kind === 'agentSession') {
+      if (!this.agents)
+        return { items: [], message: `${anchor.agent} histories are off (--agent hermes)` };
+      const sid = `${anchor.agent}:${anchor.sessionId}`;
+      const id =
+        anchor.kind === 'agentMessage' ? this.agents.messageIdOf(sid, anchor.anchor) : null;
+      const note =
+        anchor.kind === 'agentSession'
+          ? 'open at its latest messages'
+          : id === null
+            ? `message ${anchor.anchor} not found; open at its latest messages`
+            : `open at message ${anchor.anchor}`;
+      const row = this.agents.jumpRow(sid, id, note);
+      return row
+        ? { items: [row], message: null }
+        : { items: [], message: `no ${anchor.agent} session ${anchor.sessionId} in the index` };
+    }
+    const found = resolveAnchor(this.store, anchor);
+    if (!this.agents) return found;
+    const tagged = found.items.map((r) => ({ ...r, agent: 'hermes' }));
+    if (anchor.kind === 'idPrefix' || (anchor.kind === 'sessionId' && tagged.length === 0)) {
+      const prefix = anchor.kind === 'idPrefix' ? anchor.prefix : anchor.sessionId;
+      const ours = this.agents.byPrefix(prefix, 20);
+      if (ours.length > 0) return { items: [...tagged, ...ours], message: null };
+    }
+    return { items: tagged, message: found.message };
+  }
+
+  /** Another agent's native ids behind an app session (and message) id; null for Hermes. */
+  agentRef(sessionId: string, messageId: number | null) {
+    return this.agents && other(sessionId) ? this.agents.refOf(sessionId, messageId) : null;
   }
 
   /** A whole conversation (its chain) for an export. */
@@ -112,10 +168,11 @@ export class DataSource {
   }
 
   answer(req: QueryRequest, post: (r: QueryResponse) => void): void {
-    answerQuery(this.store, req, post);
+    answerQuery(this.store, req, post, this.agents);
   }
 
   close(): void {
     this.store.close();
+    this.agents?.close();
   }
 }

@@ -10,6 +10,7 @@
  * Message text is rendered as Markdown (src/text/markdown.ts), tool calls and
  * outputs that are JSON pretty-printed with their real line breaks.
  */
+import { isAgentMessageId, messageLabel } from '../data/agentIds.js';
 import { contentText, toolCallNames, type ToolCall } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { splitHighlights } from '../../text/highlight.js';
@@ -207,7 +208,7 @@ function headerLine(m: Message, extra: string): Line {
   const role = frameSafe(sanitizeLine(m.role)) || 'message';
   const spans: Span[] = [
     { text: role, tone: roleTone(m.role), bold: true },
-    { text: ` · ${clockTime(m.timestamp)} · #${m.id}`, tone: 'dim' },
+    { text: ` · ${clockTime(m.timestamp)} · ${idLabel(m.id)}`, tone: 'dim' },
   ];
   if (extra) spans.push({ text: ` · ${frameSafe(extra)}`, tone: 'dim' });
   return spans;
@@ -393,4 +394,9 @@ export function fitLine(line: Line, width: number): Span[] {
   }
   if (used < width) out.push({ text: ' '.repeat(width - used) });
   return out;
+}
+
+/** `#123` for a Hermes message; another agent's message by its position (`#4`). */
+function idLabel(id: number): string {
+  return isAgentMessageId(id) ? messageLabel(id) : `#${id}`;
 }

@@ -5,11 +5,11 @@
  * when a newer one arrives is cancelled by restarting the worker (SQLite
  * cannot interrupt a synchronous scan any other way).
  */
-import type { WorkerInit } from './entry.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryRequest, QueryResponse } from '../data/queries.js';
+import type { WorkerInit } from './entry.js';
 
 /** A running search older than this is killed when a newer one arrives; younger ones finish (cheaper than a restart). */
 export const SUPERSEDE_AFTER_MS = 150;

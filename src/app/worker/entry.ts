@@ -5,7 +5,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OpenPlan } from '../../store/open.js';
+import { IndexReader } from '../../agents/appReads.js';
+import type { Agent } from '../../agents/model.js';
 import { Store } from '../../store/store.js';
+import { AgentSource } from '../data/agentSource.js';
 import { answerQuery, type QueryRequest, type QueryResponse } from '../data/queries.js';
 
 export interface WorkerInit {
@@ -13,6 +16,8 @@ export interface WorkerInit {
   profile: string;
   /** The main thread's way of connecting: the worker never looks at the store's files itself. */
   plan?: OpenPlan;
+  /** The other agents' index, when the app shows them. */
+  index?: { file: string; agents: Agent[] };
 }
 
 const port = parentPort;
@@ -27,8 +32,11 @@ if (port) {
   } catch (err) {
     port.postMessage({ kind: 'fatal', message: (err as Error)?.message ?? String(err) });
   }
+  const agents = init.index
+    ? new AgentSource(new IndexReader(init.index.file, init.index.agents))
+    : null;
   port.on('message', (req: QueryRequest) => {
     if (!store) return;
-    answerQuery(store, req, (r: QueryResponse) => port.postMessage(r));
+    answerQuery(store, req, (r: QueryResponse) => port.postMessage(r), agents);
   });
 }

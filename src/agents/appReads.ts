@@ -1,0 +1,391 @@
+/**
+ * What the interactive app reads from the agents' index: Recent rows, search hits
+ * (only what a results row shows: no anchored views), message pages by ordinal,
+ * hit lists inside one conversation. SQL only; src/app/data/agentSource.ts turns
+ * these rows into the app's view models. Every statement is prepared once.
+ */
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
+import { termsFromQuery } from '../text/highlight.js';
+import { INDEX_LAYOUT } from './indexDb.js';
+import { AGENTS, FLAG, type Agent } from './model.js';
+
+/** Quiet rows (injected context, bookkeeping) stay out of the app as out of default answers. */
+const VISIBLE = `flags & ${FLAG.copied} = 0 AND kind NOT IN ('injected', 'meta')`;
+
+export interface AppConv {
+  id: number;
+  agent: Agent;
+  native_id: string;
+  parent_native_id: string | null;
+  parent_kind: string | null;
+  title: string | null;
+  cwd: string | null;
+  model: string | null;
+  source: string | null;
+  started_at: number | null;
+  last_active_at: number | null;
+  gone: number;
+  message_count: number;
+  preview: string | null;
+}
+
+export interface AppMsg {
+  id: number;
+  conv_id: number;
+  ordinal: number;
+  anchor: string;
+  role: string;
+  kind: string;
+  text: string;
+  reasoning: string | null;
+  tool_name: string | null;
+  call_id: string | null;
+  tool_calls: string | null;
+  created_at: number | null;
+}
+
+export interface AppHit {
+  conv: AppConv;
+  msg: AppMsg;
+  /** From the hit's own row; FTS snippets carry the markers given. */
+  snippet: string;
+}
+
+const inList = (agents: readonly Agent[]): string =>
+  `(${
+    agents
+      .filter((a) => (AGENTS as readonly string[]).includes(a))
+      .map((a) => `'${a}'`)
+      .join(', ') || "''"
+  })`;
+
+/**
+ * A read-only connection to the index for the app. The index is written by the
+ * background worker; until it exists (first start) every read answers empty.
+ */
+export class IndexReader {
+  private db: Database.Database | null = null;
+  private stmts = new Map<string, Database.Statement>();
+
+  constructor(
+    readonly file: string,
+    readonly agents: readonly Agent[],
+  ) {}
+
+  /** The open connection, opened on first use once the worker has created the index. */
+  private conn(): Database.Database | null {
+    if (this.db) return this.db;
+    if (!existsSync(this.file)) return null;
+    try {
+      const db = new Database(this.file, { readonly: true, fileMustExist: true, timeout: 2000 });
+      if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_LAYOUT) {
+        db.close();
+        return null;
+      }
+      this.db = db;
+      return db;
+    } catch {
+      return null;
+    }
+  }
+
+  private st(sql: string): Database.Statement | null {
+    const db = this.conn();
+    if (!db) return null;
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Changes whenever the worker commits (PRAGMA data_version of this connection). */
+  version(): number {
+    const db = this.conn();
+    return db ? (db.pragma('data_version', { simple: true }) as number) : 0;
+  }
+
+  recent(limit: number, all: boolean): AppConv[] {
+    return (this.st(
+      `SELECT * FROM conversations WHERE agent IN ${inList(this.agents)} AND message_count > 0
+       ${all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}
+       ORDER BY last_active_at DESC LIMIT ?`,
+    )?.all(limit) ?? []) as AppConv[];
+  }
+
+  conversation(agent: string, nativeId: string): AppConv | null {
+    return (this.st(`SELECT * FROM conversations WHERE agent = ? AND native_id = ?`)?.get(
+      agent,
+      nativeId,
+    ) ?? null) as AppConv | null;
+  }
+
+  conversationById(id: number): AppConv | null {
+    return (this.st(`SELECT * FROM conversations WHERE id = ?`)?.get(id) ?? null) as AppConv | null;
+  }
+
+  /** Session ids starting with a prefix (a pasted id), newest first. */
+  byPrefix(prefix: string, limit: number): AppConv[] {
+    return (this.st(
+      `SELECT * FROM conversations WHERE agent IN ${inList(this.agents)} AND native_id >= ? AND native_id < ? || char(1114111)
+       ORDER BY last_active_at DESC LIMIT ?`,
+    )?.all(prefix, prefix, limit) ?? []) as AppConv[];
+  }
+
+  message(convId: number, ordinal: number): AppMsg | null {
+    return (this.st(`SELECT * FROM messages WHERE conv_id = ? AND ordinal = ? AND ${VISIBLE}`)?.get(
+      convId,
+      ordinal,
+    ) ?? null) as AppMsg | null;
+  }
+
+  messageByAnchor(convId: number, anchor: string): AppMsg | null {
+    return (this.st(`SELECT * FROM messages WHERE conv_id = ? AND anchor = ?`)?.get(
+      convId,
+      anchor,
+    ) ?? null) as AppMsg | null;
+  }
+
+  after(convId: number, ordinal: number, n: number): AppMsg[] {
+    return (this.st(
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${VISIBLE} ORDER BY ordinal LIMIT ?`,
+    )?.all(convId, ordinal, n) ?? []) as AppMsg[];
+  }
+
+  before(convId: number, ordinal: number, n: number): AppMsg[] {
+    const rows = (this.st(
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${VISIBLE} ORDER BY ordinal DESC LIMIT ?`,
+    )?.all(convId, ordinal, n) ?? []) as AppMsg[];
+    return rows.reverse();
+  }
+
+  countVisible(convId: number): number {
+    const r = this.st(`SELECT count(*) AS n FROM messages WHERE conv_id = ? AND ${VISIBLE}`)?.get(
+      convId,
+    ) as { n: number } | undefined;
+    return r?.n ?? 0;
+  }
+
+  countBefore(convId: number, ordinal: number): number {
+    const r = this.st(
+      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND ordinal < ? AND ${VISIBLE}`,
+    )?.get(convId, ordinal) as { n: number } | undefined;
+    return r?.n ?? 0;
+  }
+
+  /** Which of these ordinals are still shown (the live recovery check). */
+  visibleOrdinals(convId: number, ordinals: readonly number[]): number[] {
+    if (ordinals.length === 0) return [];
+    return (
+      (this.st(
+        `SELECT ordinal FROM messages WHERE conv_id = ? AND ${VISIBLE} AND ordinal IN (SELECT value FROM json_each(?))`,
+      )?.all(convId, JSON.stringify(ordinals)) ?? []) as { ordinal: number }[]
+    ).map((r) => r.ordinal);
+  }
+
+  /** Ordinals of every hit of `query` in one conversation, in order (n/N). */
+  hitOrdinals(convId: number, query: string, roles: readonly string[]): number[] {
+    const route = routeQuery(query, { fts: true, trigram: true });
+    if (route.kind === 'empty') return [];
+    const rolesJson = JSON.stringify(roles.length > 0 ? roles : ['user', 'assistant']);
+    const where = `m.conv_id = ? AND m.role IN (SELECT value FROM json_each(?)) AND m.${VISIBLE.replace(/ AND /g, ' AND m.')}`;
+    const run = (match: string): number[] => {
+      if (route.kind === 'like') {
+        const { sql, params } = likeClause(route);
+        return (
+          this.st(
+            `SELECT m.ordinal FROM messages m WHERE (${sql}) AND ${where} ORDER BY m.ordinal`,
+          )?.all(...params, convId, rolesJson) ?? []
+        ).map((r) => (r as { ordinal: number }).ordinal);
+      }
+      const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
+      return (
+        this.st(
+          `SELECT m.ordinal FROM ${table} f JOIN messages m ON m.id = f.rowid
+           WHERE ${table} MATCH ? AND ${where} ORDER BY m.ordinal`,
+        )?.all(match, convId, rolesJson) ?? []
+      ).map((r) => (r as { ordinal: number }).ordinal);
+    };
+    return withFallback(route, run);
+  }
+
+  /**
+   * One hit per conversation, best first (or newest/oldest), hydrated only for the
+   * `limit` conversations returned: a pool of hit ids first, deduped in JS, then
+   * one row read per shown result (src/store/search.ts does the same).
+   */
+  search(
+    query: string,
+    opts: {
+      limit: number;
+      roles: readonly string[];
+      sort: 'relevance' | 'newest' | 'oldest';
+      markers: [string, string];
+      agents?: readonly Agent[];
+    },
+  ): AppHit[] {
+    const route = routeQuery(query, { fts: true, trigram: true });
+    if (route.kind === 'empty' || opts.limit <= 0 || !this.conn()) return [];
+    const agents = opts.agents ?? this.agents;
+    const rolesJson = JSON.stringify(opts.roles.length > 0 ? opts.roles : ['user', 'assistant']);
+    const convFilter =
+      agents.length === AGENTS.length
+        ? ''
+        : `AND +m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${inList(agents)})`;
+    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.flags & ${FLAG.copied} = 0 AND m.kind NOT IN ('injected', 'meta') ${convFilter}`;
+    type Row = { id: number; conv_id: number };
+    const pick = (rows: Row[], seen: Map<number, number>): void => {
+      for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);
+    };
+    let chosen: Map<number, number>;
+    let match = route.kind === 'like' ? '' : route.match;
+    if (route.kind === 'like') {
+      // No index for 1–2 CJK characters: a keyset scan newest-first, page by page,
+      // that stops once it has `limit` conversations.
+      const { sql, params } = likeClause(route);
+      const desc = opts.sort !== 'oldest';
+      const page = this.st(
+        `SELECT m.id, m.conv_id FROM messages m WHERE m.id ${desc ? '<' : '>'} ? AND (${sql}) AND ${where}
+         ORDER BY m.id ${desc ? 'DESC' : 'ASC'} LIMIT ?`,
+      )!;
+      chosen = new Map();
+      let cursor = desc ? Number.MAX_SAFE_INTEGER : 0;
+      for (let n = 64; chosen.size < opts.limit; n = Math.min(n * 4, 4096)) {
+        const rows = page.all(cursor, ...params, rolesJson, n) as Row[];
+        pick(rows, chosen);
+        if (rows.length < n) break;
+        cursor = rows[rows.length - 1]!.id;
+      }
+    } else {
+      const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
+      const fill = (m: string): Map<number, number> => {
+        if (opts.sort === 'newest' || opts.sort === 'oldest') {
+          // Time order needs no scores: FTS5 walks its rowids (insertion order) and stops.
+          const dir = opts.sort === 'newest' ? 'DESC' : 'ASC';
+          const page = this.st(
+            `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
+             WHERE ${table} MATCH ? AND ${where} ORDER BY f.rowid ${dir} LIMIT ?`,
+          )!;
+          for (let n = Math.max(64, opts.limit * 5); ; n *= 8) {
+            const rows = page.all(m, rolesJson, n) as Row[];
+            const seen = new Map<number, number>();
+            pick(rows, seen);
+            if (seen.size >= opts.limit || rows.length < n) return seen;
+          }
+        }
+        return rankedPool((sql) => this.st(sql), table, m, where, [rolesJson], opts.limit);
+      };
+      try {
+        chosen = fill(match);
+      } catch (err) {
+        if (route.kind !== 'fts' || !/fts5|syntax/i.test(String((err as Error).message))) throw err;
+        match = quoteAllTerms(route.match);
+        if (!match) return [];
+        chosen = fill(match);
+      }
+    }
+    const out: AppHit[] = [];
+    const msgStmt = this.st(`SELECT * FROM messages WHERE id = ?`)!;
+    for (const [convId, id] of [...chosen].slice(0, opts.limit)) {
+      const conv = this.conversationById(convId);
+      const msg = msgStmt.get(id) as AppMsg | undefined;
+      if (!conv || !msg) continue;
+      out.push({ conv, msg, snippet: this.snippet(query, msg) });
+    }
+    return out;
+  }
+
+  /**
+   * The snippet, cut in JS from the hit's own text around the first query term:
+   * FTS5's snippet() re-runs the MATCH per row, which costs about 1 ms a row for a
+   * prefix query (`deploy*`); the app highlights the terms itself (rows.ts).
+   */
+  private snippet(query: string, m: AppMsg): string {
+    const terms = termsFromQuery(query).map((t) => t.replace(/\*$/, '').toLowerCase());
+    for (const body of [m.text, m.reasoning ?? '']) {
+      const lower = body.toLowerCase();
+      let at = -1;
+      for (const t of terms) {
+        const i = t ? lower.indexOf(t) : -1;
+        if (i >= 0 && (at < 0 || i < at)) at = i;
+      }
+      if (at < 0) continue;
+      const from = Math.max(0, at - 60);
+      const to = Math.min(body.length, at + 160);
+      return `${from > 0 ? '...' : ''}${body.slice(from, to)}${to < body.length ? '...' : ''}`;
+    }
+    return m.text.slice(0, 200);
+  }
+
+  close(): void {
+    this.stmts.clear();
+    this.db?.close();
+    this.db = null;
+  }
+}
+
+/** Matches scored per round of a relevance search: the newest this many, then 8x more. */
+export const RANK_WINDOW = 2_000;
+
+/**
+ * Relevance over the newest RANK_WINDOW matches first. FTS5's `ORDER BY rank`
+ * scores every match before it can sort (about 1.7 µs each: 130 ms for a common
+ * word in a million messages), and it ignores a rowid bound; bm25() in a subquery
+ * with `rowid >= floor` scores only the newest matches. When they hold fewer than
+ * `limit` conversations the window widens (x8) until it covers every match; so a
+ * very common word ranks its newest matches, not an old better one.
+ */
+export function rankedPool(
+  st: (sql: string) => Database.Statement | null,
+  table: 'messages_fts' | 'messages_fts_trigram',
+  match: string,
+  where: string,
+  params: readonly unknown[],
+  limit: number,
+): Map<number, number> {
+  const floorAt = st(
+    `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+  )!;
+  const scored = st(
+    `SELECT m.id, m.conv_id FROM (SELECT rowid, bm25(${table}) AS score FROM ${table}
+       WHERE ${table} MATCH ? AND rowid >= ?) f JOIN messages m ON m.id = f.rowid
+     WHERE ${where} ORDER BY f.score, m.id DESC`,
+  )!;
+  for (let window = RANK_WINDOW; ; window *= 8) {
+    const floor = floorAt.get(match, window - 1) as { rowid: number } | undefined;
+    const seen = new Map<number, number>();
+    for (const r of scored.iterate(match, floor?.rowid ?? 0, ...params) as Iterable<{
+      id: number;
+      conv_id: number;
+    }>) {
+      if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);
+      if (seen.size >= limit) break;
+    }
+    if (seen.size >= limit || !floor) return seen;
+  }
+}
+
+function likeClause(route: Extract<Route, { kind: 'like' }>): { sql: string; params: string[] } {
+  const one = `(m.text LIKE ? ESCAPE '\\' OR m.reasoning LIKE ? ESCAPE '\\')`;
+  return {
+    sql: route.terms.map(() => one).join(route.combine === 'or' ? ' OR ' : ' AND '),
+    params: route.terms.flatMap((t) => [likePattern(t), likePattern(t)]),
+  };
+}
+
+function withFallback<T>(
+  route: Exclude<Route, { kind: 'empty' }>,
+  run: (match: string) => T[],
+): T[] {
+  const match = route.kind === 'like' ? '' : route.match;
+  try {
+    return run(match);
+  } catch (err) {
+    if (route.kind !== 'fts' || !/fts5|syntax/i.test(String((err as Error).message))) throw err;
+    const q = quoteAllTerms(route.match);
+    return q ? run(q) : [];
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Copy forms for another agent's conversation, ones that work there: the agent
+ * cannot follow a Hermes `session_search` call, so a message is cited by the
+ * lookback command that opens it (`lookback scroll --agent codex <session>
+ * <anchor>`), and a conversation by the agent's own resume command. parse.ts
+ * reads every form back (the scroll command anywhere in a pasted block).
+ */
+import { sanitize, sanitizeLine } from '../text/sanitize.js';
+import { isoTime, QUOTE_MAX_CHARS, WINDOW_MESSAGE_MAX_CHARS } from './format.js';
+
+export interface AgentRef {
+  agent: string;
+  /** The agent's own session id. */
+  sessionId: string;
+  /** The message's anchor in the index (a native id, or an ordinal). */
+  anchor: string;
+}
+
+/** A shell word: bare when safe, else JSON-quoted (what parse.ts reads back). */
+function arg(s: string): string {
+  const clean = sanitizeLine(s);
+  return /^[A-Za-z0-9_.:@%+=,/-]+$/.test(clean) ? clean : JSON.stringify(clean);
+}
+
+export function agentScroll(ref: AgentRef): string {
+  return `lookback scroll --agent ${arg(ref.agent)} ${arg(ref.sessionId)} ${arg(ref.anchor)}`;
+}
+
+/** The agent's own command to continue a conversation (AGENTS.md; none known for PraisonAI). */
+export function agentResume(agent: string, sessionId: string): string | null {
+  const id = arg(sessionId);
+  switch (agent) {
+    case 'claude':
+      return `claude --resume ${id}`;
+    case 'codex':
+      return `codex resume ${id}`;
+    case 'gemini':
+      return `gemini --resume ${id}`;
+    case 'opencode':
+      return `opencode --session ${id}`;
+    default:
+      return null;
+  }
+}
+
+function capped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n\n… (truncated: ${max} of ${text.length} characters)`;
+}
+
+/** The message as a Markdown quote, then a citation: role, time, agent, scroll command. */
+export function agentQuote(
+  ref: AgentRef,
+  m: { role: string; timestamp: number | null; content: string },
+): string {
+  const content = capped(sanitize(m.content).trimEnd(), QUOTE_MAX_CHARS);
+  const body = content === '' ? ['(no text content)'] : content.split('\n');
+  const quoted = body.map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
+  const cite = [
+    sanitizeLine(m.role) || 'message',
+    isoTime(m.timestamp),
+    ref.agent,
+    agentScroll(ref),
+  ]
+    .filter((x): x is string => x !== null && x !== '')
+    .join(' · ');
+  return `${quoted}\n\n— ${cite}`;
+}
+
+/** The visible window as Markdown, headed by the scroll command of the focused message. */
+export function agentWindowMarkdown(
+  focus: AgentRef,
+  title: string,
+  messages: readonly {
+    anchor: string;
+    role: string;
+    timestamp: number | null;
+    content: string;
+    isAnchor: boolean;
+  }[],
+): { text: string; chars: number } {
+  const t = sanitizeLine(title).trim();
+  const blocks = [
+    `## ${t === '' ? 'Session' : t} · ${sanitizeLine(focus.agent)} ${sanitizeLine(focus.sessionId)}`,
+    agentScroll(focus),
+  ];
+  for (const m of messages) {
+    const header = [
+      `**${sanitizeLine(m.role) || 'message'}**`,
+      isoTime(m.timestamp),
+      `#${sanitizeLine(m.anchor)}`,
+      m.isAnchor ? '(anchor)' : null,
+    ].filter((x): x is string => x !== null);
+    const body = capped(sanitize(m.content).trimEnd(), WINDOW_MESSAGE_MAX_CHARS);
+    blocks.push(header.join(' · '), body === '' ? '_(no text content)_' : body);
+  }
+  const text = blocks.join('\n\n') + '\n';
+  return { text, chars: text.length };
+}

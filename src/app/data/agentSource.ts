@@ -1,0 +1,368 @@
+/**
+ * The other agents' conversations as the app's view models, from the index
+ * (src/agents/appReads.ts). A conversation is one segment (a chain of one); its
+ * messages take the Hermes message shape, with ids from agentIds.ts. DataSource
+ * (source.ts) routes here every session id of the `codex:<id>` form.
+ */
+import type { AppConv, AppHit, AppMsg, IndexReader } from '../../agents/appReads.js';
+import type { Agent } from '../../agents/model.js';
+import type { ToolCall } from '../../store/content.js';
+import type { Message, Sort } from '../../store/types.js';
+import { termsFromQuery } from '../../text/highlight.js';
+import { OPEN_AFTER, OPEN_BEFORE, type MsgWindow, type WinItem } from '../geometry/window.js';
+import type { ResultItem, SessionRow } from '../model.js';
+import {
+  agentMessageId,
+  agentSessionId,
+  isAgentMessageId,
+  splitAgentMessageId,
+  splitAgentSession,
+} from './agentIds.js';
+import type { Loaded, Opened } from './chainWindow.js';
+import type { LiveUpdate } from './live.js';
+import { clean, SNIPPET_MARKERS, snippetSegments } from './rows.js';
+
+const secs = (ms: number | null): number => (ms === null ? 0 : ms / 1000);
+
+function toMessage(c: AppConv, m: AppMsg): Message {
+  let calls: ToolCall[] | string | null = null;
+  if (m.tool_calls) {
+    try {
+      calls = JSON.parse(m.tool_calls) as ToolCall[];
+    } catch {
+      calls = m.tool_calls;
+    }
+  }
+  return {
+    id: agentMessageId(c.id, m.ordinal),
+    session_id: agentSessionId(c.agent, c.native_id),
+    role: m.role,
+    content: m.text,
+    timestamp: secs(m.created_at ?? c.started_at),
+    tool_name: m.tool_name,
+    tool_calls: calls,
+    tool_call_id: m.call_id,
+    reasoning: m.reasoning,
+  };
+}
+
+function titleOf(c: AppConv): { title: string; hasTitle: boolean; preview: string } {
+  const title = clean(c.title);
+  const preview = clean(c.preview);
+  return { title: title || preview || '(untitled)', hasTitle: title !== '', preview };
+}
+
+function rowOf(c: AppConv): SessionRow {
+  const sid = agentSessionId(c.agent, c.native_id);
+  return {
+    sessionId: sid,
+    rootId: sid,
+    ...titleOf(c),
+    source: clean(c.source) || c.agent,
+    cwd: clean(c.cwd),
+    startedAt: secs(c.started_at),
+    lastActive: secs(c.last_active_at ?? c.started_at),
+    messageCount: c.message_count,
+    chainLength: 1,
+    // The index keeps no end of a conversation: never shown live (following a growing file still works).
+    open: false,
+    endedAt: null,
+    endReason: null,
+    pinned: false,
+    lastReadAt: null,
+    hiddenReason: c.parent_kind === 'subagent' ? 'subagent' : null,
+    branches: 0,
+    depth: 0,
+    agent: c.agent,
+  };
+}
+
+function hitItem(h: AppHit, terms: readonly string[]): ResultItem {
+  const sid = agentSessionId(h.conv.agent, h.conv.native_id);
+  const id = agentMessageId(h.conv.id, h.msg.ordinal);
+  return {
+    key: `${sid}#${id}`,
+    kind: 'hit',
+    sessionId: sid,
+    rootId: sid,
+    title: titleOf(h.conv).title,
+    source: clean(h.conv.source) || h.conv.agent,
+    startedAt: secs(h.conv.started_at),
+    when: secs(h.msg.created_at ?? h.conv.last_active_at),
+    messageId: id,
+    matchedRole: clean(h.msg.role),
+    snippet: snippetSegments(h.snippet, terms),
+    live: false,
+    agent: h.conv.agent,
+  };
+}
+
+export class AgentSource {
+  constructor(readonly index: IndexReader) {}
+
+  version(): number {
+    return this.index.version();
+  }
+
+  recent(limit: number, all: boolean): SessionRow[] {
+    return this.index.recent(limit, all).map(rowOf);
+  }
+
+  search(
+    query: string,
+    sort: Sort,
+    roles: readonly string[],
+    limit: number,
+    agents?: readonly Agent[],
+  ): ResultItem[] {
+    const terms = termsFromQuery(query);
+    return this.index
+      .search(query, {
+        limit,
+        roles,
+        sort: sort === 'newest' || sort === 'oldest' ? sort : 'relevance',
+        markers: SNIPPET_MARKERS,
+        ...(agents ? { agents } : {}),
+      })
+      .map((h) => hitItem(h, terms));
+  }
+
+  private conv(sessionId: string): AppConv | null {
+    const s = splitAgentSession(sessionId);
+    return s ? this.index.conversation(s.agent, s.nativeId) : null;
+  }
+
+  private items(c: AppConv, msgs: AppMsg[]): WinItem[] {
+    return msgs.map((m) => ({ kind: 'message', msg: toMessage(c, m), seg: 0 }));
+  }
+
+  private build(
+    c: AppConv,
+    shape: {
+      items: WinItem[];
+      atStart: boolean;
+      atEnd: boolean;
+      anchorId: number | null;
+      follow: boolean;
+      focusIndex: number;
+      placement: Opened['placement'];
+    },
+  ): Opened {
+    const sid = agentSessionId(c.agent, c.native_id);
+    const first = shape.items[0];
+    const before =
+      shape.atStart || !first || first.kind !== 'message'
+        ? 0
+        : this.index.countBefore(c.id, splitAgentMessageId(first.msg.id).ordinal);
+    const head = this.index.after(c.id, -1, 20).find(hasText) ?? null;
+    const tail = [...this.index.before(c.id, Number.MAX_SAFE_INTEGER, 20)].reverse().find(hasText);
+    return {
+      window: {
+        chain: [sid],
+        items: shape.items,
+        atStart: shape.atStart,
+        atEnd: shape.atEnd,
+        anchorId: shape.anchorId,
+        before,
+        total: this.index.countVisible(c.id),
+        follow: shape.follow,
+      },
+      focusIndex: shape.focusIndex,
+      placement: shape.placement,
+      // The folder, branch and model facts come from the Hermes store's columns.
+      context: null,
+      title: titleOf(c).title,
+      source: clean(c.source) || c.agent,
+      live: false,
+      bookStart: head ? toMessage(c, head) : null,
+      bookEnd: tail ? toMessage(c, tail) : null,
+      note: null,
+    };
+  }
+
+  openAt(sessionId: string, messageId: number): Opened | null {
+    const c = this.conv(sessionId);
+    if (!c) return null;
+    const { convId, ordinal } = splitAgentMessageId(messageId);
+    const anchor = convId === c.id ? this.index.message(c.id, ordinal) : null;
+    if (!anchor) {
+      const tail = this.openTail(sessionId);
+      return tail
+        ? {
+            ...tail,
+            note: `that message is not shown in this conversation; opened at its latest messages`,
+          }
+        : null;
+    }
+    const before = this.index.before(c.id, ordinal, OPEN_BEFORE);
+    const after = this.index.after(c.id, ordinal, OPEN_AFTER);
+    return this.build(c, {
+      items: this.items(c, [...before, anchor, ...after]),
+      atStart: before.length < OPEN_BEFORE,
+      atEnd: after.length < OPEN_AFTER,
+      anchorId: messageId,
+      follow: false,
+      focusIndex: before.length,
+      placement: 'anchor',
+    });
+  }
+
+  /** The message a native anchor names (a pasted `lookback scroll --agent …`), as an app id. */
+  messageIdOf(sessionId: string, anchor: string): number | null {
+    const c = this.conv(sessionId);
+    const m = c ? this.index.messageByAnchor(c.id, anchor) : null;
+    return c && m ? agentMessageId(c.id, m.ordinal) : null;
+  }
+
+  /** The agent, native session id and native anchor behind app ids (for copy forms). */
+  refOf(
+    sessionId: string,
+    messageId: number | null,
+  ): { agent: Agent; sessionId: string; anchor: string | null } | null {
+    const c = this.conv(sessionId);
+    if (!c) return null;
+    if (messageId === null || !isAgentMessageId(messageId))
+      return { agent: c.agent, sessionId: c.native_id, anchor: null };
+    const { ordinal } = splitAgentMessageId(messageId);
+    const m = this.index.message(c.id, ordinal);
+    return { agent: c.agent, sessionId: c.native_id, anchor: m?.anchor ?? null };
+  }
+
+  openTail(sessionId: string): Opened | null {
+    const c = this.conv(sessionId);
+    if (!c) return null;
+    const n = OPEN_BEFORE + OPEN_AFTER;
+    const msgs = this.index.before(c.id, Number.MAX_SAFE_INTEGER, n);
+    return this.build(c, {
+      items: this.items(c, msgs),
+      atStart: msgs.length < n,
+      atEnd: true,
+      anchorId: null,
+      follow: true,
+      focusIndex: Math.max(0, msgs.length - 1),
+      placement: 'bottom',
+    });
+  }
+
+  openHead(sessionId: string): Opened | null {
+    const c = this.conv(sessionId);
+    if (!c) return null;
+    const n = OPEN_BEFORE + OPEN_AFTER;
+    const msgs = this.index.after(c.id, -1, n);
+    return this.build(c, {
+      items: this.items(c, msgs),
+      atStart: true,
+      atEnd: msgs.length < n,
+      anchorId: null,
+      follow: false,
+      focusIndex: 0,
+      placement: 'top',
+    });
+  }
+
+  extend(win: MsgWindow, side: 'before' | 'after', n: number): Loaded {
+    const c = this.conv(win.chain[0] ?? '');
+    const edge = side === 'after' ? win.items[win.items.length - 1] : win.items[0];
+    if (!c || !edge || edge.kind !== 'message') return { items: [], reached: true };
+    const { ordinal } = splitAgentMessageId(edge.msg.id);
+    const msgs =
+      side === 'after' ? this.index.after(c.id, ordinal, n) : this.index.before(c.id, ordinal, n);
+    return { items: this.items(c, msgs), reached: msgs.length < n };
+  }
+
+  hits(query: string, sessionId: string, roles: readonly string[]): number[] {
+    const c = this.conv(sessionId);
+    if (!c || query.trim() === '') return [];
+    return this.index.hitOrdinals(c.id, query, roles).map((o) => agentMessageId(c.id, o));
+  }
+
+  ownerOf(messageId: number): string | null {
+    if (!isAgentMessageId(messageId)) return null;
+    const c = this.index.conversationById(splitAgentMessageId(messageId).convId);
+    return c ? agentSessionId(c.agent, c.native_id) : null;
+  }
+
+  /** New messages at the end (the index grew), or a reload when loaded ones vanished. */
+  liveUpdate(win: MsgWindow): LiveUpdate | null {
+    const sid = win.chain[0] ?? '';
+    const c = this.conv(sid);
+    if (!c) return { recover: { kind: 'deleted', removed: win.items.length }, ...noChange(win) };
+    const loaded: number[] = [];
+    for (const it of win.items) if (it.kind === 'message') loaded.push(it.msg.id);
+    const ords = loaded.map((id) => splitAgentMessageId(id).ordinal);
+    const alive = new Set(this.index.visibleOrdinals(c.id, ords));
+    if (alive.size < ords.length) {
+      const near = ords.find((o) => alive.has(o));
+      const tail = this.index.before(c.id, Number.MAX_SAFE_INTEGER, 1)[0];
+      const to =
+        near !== undefined
+          ? agentMessageId(c.id, near)
+          : tail
+            ? agentMessageId(c.id, tail.ordinal)
+            : null;
+      if (to === null)
+        return { recover: { kind: 'deleted', removed: ords.length }, ...noChange(win) };
+      return {
+        recover: {
+          kind: 'reanchor',
+          sessionId: sid,
+          messageId: to,
+          removed: ords.length - alive.size,
+          focusGone: near === undefined,
+          from: loaded[0]!,
+        },
+        ...noChange(win),
+      };
+    }
+    const total = this.index.countVisible(c.id);
+    const tail = [...this.index.before(c.id, Number.MAX_SAFE_INTEGER, 20)].reverse().find(hasText);
+    const bookEnd = tail ? toMessage(c, tail) : null;
+    if (!win.atEnd) return { chain: null, total, items: [], live: false, bookEnd };
+    const loadedMore = this.extend(win, 'after', OPEN_AFTER);
+    return { chain: null, total, items: loadedMore.items, live: false, bookEnd };
+  }
+
+  /** Jump rows for a pasted agent anchor or session id. */
+  jumpRow(sessionId: string, messageId: number | null, note: string): ResultItem | null {
+    const c = this.conv(sessionId);
+    if (!c) return null;
+    return {
+      key: `jump:${sessionId}#${messageId ?? ''}`,
+      kind: 'jump',
+      sessionId,
+      rootId: sessionId,
+      title: titleOf(c).title,
+      source: clean(c.source) || c.agent,
+      startedAt: secs(c.started_at),
+      when: secs(c.last_active_at ?? c.started_at),
+      messageId,
+      matchedRole: null,
+      snippet: [{ text: `${clean(c.native_id)} · ${clean(note)}`, hit: false }],
+      live: false,
+      note: clean(note),
+      agent: c.agent,
+    };
+  }
+
+  /** Conversations whose native id starts with `prefix` (a pasted or typed id). */
+  byPrefix(prefix: string, limit: number): ResultItem[] {
+    return this.index
+      .byPrefix(prefix, limit)
+      .map((c) =>
+        this.jumpRow(agentSessionId(c.agent, c.native_id), null, 'open at its latest messages'),
+      )
+      .filter((r): r is ResultItem => r !== null);
+  }
+
+  close(): void {
+    this.index.close();
+  }
+}
+
+function hasText(m: AppMsg): boolean {
+  return (m.role === 'user' || m.role === 'assistant') && m.text.trim() !== '';
+}
+
+function noChange(win: MsgWindow): Omit<LiveUpdate, 'recover'> {
+  return { chain: null, total: win.total, items: [], live: false, bookEnd: null };
+}
