@@ -10,6 +10,7 @@ import {
   marker,
   visibleMessage,
 } from './sqlParts.js';
+import { perCommit } from './perCommit.js';
 import type { Filters, HiddenCounts, HiddenReason, RecentRow } from './types.js';
 
 export interface BrowseOptions {
@@ -124,20 +125,16 @@ const POOL_MARGIN = 10;
 const POOL_SCAN_MESSAGES = 20_000;
 
 /**
- * Pinned sessions, read again only after the agent commits: there is no index
- * on `pinned`, and a scan of every session per browse costs ~0.8 ms.
+ * Pinned sessions, read once per agent commit: there is no index on `pinned`,
+ * and a scan of every session per browse costs ~0.8 ms.
  */
-const pinnedCache = new WeakMap<Store, { version: number; ids: string[] }>();
-
 function pinnedIds(store: Store): string[] {
   if (!store.layout.has.pinned) return [];
-  const version =
-    (store.db.pragma('data_version', { simple: true }) as number) * 1000 + store.generation;
-  const cached = pinnedCache.get(store);
-  if (cached && cached.version === version) return cached.ids;
-  const ids = store.stmt(`SELECT id FROM sessions WHERE pinned = 1`).pluck().all() as string[];
-  pinnedCache.set(store, { version, ids });
-  return ids;
+  return perCommit(
+    store,
+    'pinned',
+    () => store.stmt(`SELECT id FROM sessions WHERE pinned = 1`).pluck().all() as string[],
+  );
 }
 
 function candidatePool(store: Store, size: number): { ids: string[]; exhausted: boolean } {
@@ -211,7 +208,7 @@ function rankSql(store: Store, all: boolean, pooled: boolean, extra: string | nu
     ),
     act AS (
       SELECT c.root_id, MAX(${activitySql(layout, 's')}) AS eff, COUNT(*) AS segs
-      FROM chain c JOIN sessions s ON s.id = c.cur_id GROUP BY c.root_id
+      FROM chain c CROSS JOIN sessions s ON s.id = c.cur_id GROUP BY c.root_id
     )
     SELECT r.id, r.source, r.title, r.started_at, act.eff, act.segs, r.message_count, r.ended_at,
       ${layout.has.archived ? 'r.archived' : '0'} AS archived,
