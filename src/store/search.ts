@@ -124,19 +124,17 @@ function fetchHits(
   const { route } = plan;
   const params = filterParams(plan);
   if (route.kind === 'like') {
+    // Source tests are left to the caller (sourceTest()), so both passes share the pages.
     const asc = plan.sort === 'oldest';
     const sql = `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
-      WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan)}
+      WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan, false)}
       ORDER BY m.id ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const start = after ?? (asc ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER);
     const hits = store.stmt(sql).all(start, ...likeParams(route.terms), ...params, n) as Hit[];
     return { hits, exhausted: hits.length < n };
   }
+  // Relevance pages are walked in discoverHits (rankedIds, then filterIds).
   const table = ftsTable(route);
-  if (plan.sort === 'relevance') {
-    const ids = rankedIds(store, table, match, n);
-    return { hits: filterIds(store, plan, ids), exhausted: ids.length < n };
-  }
   const order =
     plan.sort === 'newest' ? `m.timestamp DESC, ${table}.rank` : `m.timestamp ASC, ${table}.rank`;
   const sql = `SELECT m.id, m.session_id, m.role, m.timestamp
@@ -276,6 +274,7 @@ export function discoverHits(
   if (best.size >= limit) return { hits: best };
   const ranked = new Map<number, number[]>();
   const batches = new Map<string, Hit[]>();
+  const likePages: { hits: Hit[]; exhausted: boolean }[] = [];
   for (const pass of ['interactive', 'demoted'] as const) {
     const passPlan: Plan = { ...plan, pass };
     if (plan.route.kind !== 'like' && plan.sort === 'relevance') {
@@ -306,28 +305,41 @@ export function discoverHits(
       }
       continue;
     }
-    // Keyset LIKE pages stay small: their order is by id, so a wider page ranks
-    // nothing better and a short CJK scan stops as soon as it has enough.
-    let size = plan.route.kind === 'like' ? LIKE_PAGE : FIRST_FETCH;
+    if (plan.route.kind === 'like') {
+      // Keyset pages in id order: small, since a wider page ranks nothing better
+      // and a short CJK scan stops as soon as it has enough. The pages leave the
+      // source tests to sourceTest(), so the cron pass walks the interactive
+      // pass's pages again instead of scanning every message a second time.
+      const inPass = sourceTest(store, passPlan);
+      for (let p = 0; ; p++) {
+        let page = likePages[p];
+        if (!page) {
+          const after = p === 0 ? null : (likePages[p - 1]!.hits.at(-1)?.id ?? null);
+          likePages.push((page = fetchHits(store, plan, match, LIKE_PAGE, after)));
+        }
+        for (const hit of page.hits) {
+          if (!inPass(hit.session_id)) continue;
+          const root = rootOf(hit.session_id);
+          if (!best.has(root) && accept(hit, root)) best.set(root, hit);
+          if (best.size >= limit) return { hits: best };
+        }
+        if (page.exhausted) break;
+      }
+      continue;
+    }
+    // Ranked by time: each page re-sorts, so each is much wider than the last.
+    let size = FIRST_FETCH;
     let done = 0;
-    let after: number | null = null;
     for (;;) {
-      const { hits: page, exhausted } = fetchHits(store, passPlan, match, size, after);
-      const fresh = plan.route.kind === 'like' ? page : page.slice(done);
-      for (const hit of fresh) {
+      const { hits: page, exhausted } = fetchHits(store, passPlan, match, size, null);
+      for (const hit of page.slice(done)) {
         const root = rootOf(hit.session_id);
         if (!best.has(root) && accept(hit, root)) best.set(root, hit);
         if (best.size >= limit) return { hits: best };
       }
       if (exhausted) break;
-      // Keyset LIKE pages continue where the last one stopped, so they stay small
-      // (a scan that has enough conversations stops early); FTS pages re-sort, so
-      // each is much wider than the last.
-      if (plan.route.kind === 'like') after = page[page.length - 1]?.id ?? after;
-      else {
-        done = page.length;
-        size *= FETCH_GROWTH;
-      }
+      done = page.length;
+      size *= FETCH_GROWTH;
     }
   }
   return { hits: best };

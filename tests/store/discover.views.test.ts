@@ -22,10 +22,11 @@ import {
   type Snapshot,
 } from '../helpers/oracle.js';
 
-type Case = { name: string; path: () => string };
+type Case = { name: string; path: () => string; cjk?: boolean };
 
 const generated = (layout: 16 | 30): Case => ({
   name: `generated schema ${layout}`,
+  cjk: true,
   path: () => {
     const path = join(tempDir(), 'state.db');
     generateStore(path, { layout, sessions: 300, seed: 7 });
@@ -48,7 +49,7 @@ const QUERIES = [
   'deploy*',
 ];
 
-describe.each(CASES)('$name', ({ path: make }) => {
+describe.each(CASES)('$name', ({ path: make, cjk }) => {
   let path: string;
   let hash: string;
   let store: Store;
@@ -117,6 +118,34 @@ describe.each(CASES)('$name', ({ path: make }) => {
       }
     }
     expect(compactSeen).toBeGreaterThan(0);
+  });
+
+  it('substring scans (2-character CJK): the scan order, interactive before cron, hidden sources out', () => {
+    for (const q of ['数据', '迁移']) {
+      const answer = discover(store, q, { limit: 10 });
+      // The scan's order straight from SQLite: every row holding the term, newest id first.
+      const order = raw
+        .prepare(
+          `SELECT id FROM messages WHERE instr(content, ?) > 0 OR instr(tool_name, ?) > 0 OR instr(tool_calls, ?) > 0 ORDER BY id DESC`,
+        )
+        .pluck()
+        .all(q, q, q) as number[];
+      const want = expectedDiscover(snap, order, 10);
+      // The generated stores hold CJK conversations (the fixtures none).
+      if (cjk) expect(want.length).toBeGreaterThan(0);
+      expect(answer.path).toBe('like');
+      expect(answer.results.map((r) => [r.session_id, r.match_message_id])).toEqual(
+        want.map((w) => [w.session_id, w.match_message_id]),
+      );
+      for (const r of answer.results.slice(1)) {
+        const v = expectedView(snap, r.session_id, r.match_message_id);
+        expect([r.messages_before, r.messages_after]).toEqual([
+          v.messages_before,
+          v.messages_after,
+        ]);
+        expect(r.snippet).toContain(q);
+      }
+    }
   });
 
   it('anchor counts: every shown message of every compacted session, and a sample of the rest', () => {
