@@ -5,11 +5,13 @@ import type { Store } from './store.js';
  * agent) commits: read once, then again only after `PRAGMA data_version`
  * changes. Inside a read transaction the pragma is the version of that
  * transaction's snapshot, so a value loaded under a version is that
- * snapshot's. A reopened file (Store.generation) starts again.
+ * snapshot's. A new connection starts again: after an idle close or a
+ * replaced file (Store.reconnects) its data_version restarts and may repeat
+ * the number an old value was read under.
  */
 interface Entry {
   version: number;
-  generation: number;
+  connection: number;
   value: unknown;
 }
 
@@ -30,8 +32,10 @@ export function perCommit<T>(store: Store, name: string, load: () => T): T {
   if (!cache) caches.set(store, (cache = new Map()));
   const version = snapshotVersion(store);
   const hit = cache.get(name);
-  if (hit && hit.version === version && hit.generation === store.generation) return hit.value as T;
+  // Read after snapshotVersion(), which may have reconnected.
+  const connection = store.reconnects;
+  if (hit && hit.version === version && hit.connection === connection) return hit.value as T;
   const value = load();
-  cache.set(name, { version, generation: store.generation, value });
+  cache.set(name, { version, connection, value });
   return value;
 }
