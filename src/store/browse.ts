@@ -10,6 +10,7 @@ import {
   marker,
   visibleMessage,
 } from './sqlParts.js';
+import { perCommit } from './perCommit.js';
 import type { Filters, HiddenCounts, HiddenReason, RecentRow } from './types.js';
 
 export interface BrowseOptions {
@@ -112,7 +113,7 @@ export function browse(store: Store, opts: BrowseOptions = {}): RecentRow[] {
       const ranked = rank(ids);
       if (ranked.length >= limit || exhausted) roots = ranked;
     }
-    return (roots ?? rank(null)).map((r) => recentRow(store, r));
+    return recentRows(store, roots ?? rank(null));
   });
 }
 
@@ -124,20 +125,16 @@ const POOL_MARGIN = 10;
 const POOL_SCAN_MESSAGES = 20_000;
 
 /**
- * Pinned sessions, read again only after the agent commits: there is no index
- * on `pinned`, and a scan of every session per browse costs ~0.8 ms.
+ * Pinned sessions, read once per agent commit: there is no index on `pinned`,
+ * and a scan of every session per browse costs ~0.8 ms.
  */
-const pinnedCache = new WeakMap<Store, { version: number; ids: string[] }>();
-
 function pinnedIds(store: Store): string[] {
   if (!store.layout.has.pinned) return [];
-  const version =
-    (store.db.pragma('data_version', { simple: true }) as number) * 1000 + store.generation;
-  const cached = pinnedCache.get(store);
-  if (cached && cached.version === version) return cached.ids;
-  const ids = store.stmt(`SELECT id FROM sessions WHERE pinned = 1`).pluck().all() as string[];
-  pinnedCache.set(store, { version, ids });
-  return ids;
+  return perCommit(
+    store,
+    'pinned',
+    () => store.stmt(`SELECT id FROM sessions WHERE pinned = 1`).pluck().all() as string[],
+  );
 }
 
 function candidatePool(store: Store, size: number): { ids: string[]; exhausted: boolean } {
@@ -211,7 +208,7 @@ function rankSql(store: Store, all: boolean, pooled: boolean, extra: string | nu
     ),
     act AS (
       SELECT c.root_id, MAX(${activitySql(layout, 's')}) AS eff, COUNT(*) AS segs
-      FROM chain c JOIN sessions s ON s.id = c.cur_id GROUP BY c.root_id
+      FROM chain c CROSS JOIN sessions s ON s.id = c.cur_id GROUP BY c.root_id
     )
     SELECT r.id, r.source, r.title, r.started_at, act.eff, act.segs, r.message_count, r.ended_at,
       ${layout.has.archived ? 'r.archived' : '0'} AS archived,
@@ -231,50 +228,73 @@ interface TipRow {
   act: number;
 }
 
-function recentRow(store: Store, r: RootRow): RecentRow {
-  const chain = r.segs > 1 ? compressionChain(store, r.id) : [r.id];
-  const tipId = chain[chain.length - 1] ?? r.id;
-  // A single-session conversation is its own tip: the ranking row already has it.
-  const tip: TipRow =
-    tipId === r.id
-      ? {
-          id: r.id,
-          title: r.title,
-          message_count: r.message_count,
-          ended_at: r.ended_at,
-          act: r.eff,
-        }
-      : (store
-          .stmt(
-            `SELECT s.id, s.title, s.message_count, s.ended_at, ${activitySql(store.layout, 's')} AS act
-             FROM sessions s WHERE s.id = ?`,
-          )
-          .get(tipId) as TipRow);
-  const branches = store
+/**
+ * The listed rows of ranked roots. What every row needs (its branch count, the
+ * opening words of its tip) is read for all rows in one statement each, not
+ * per row; a chain's tip row and the rare fallbacks are read one by one.
+ */
+function recentRows(store: Store, roots: RootRow[]): RecentRow[] {
+  const chains = roots.map((r) => (r.segs > 1 ? compressionChain(store, r.id) : [r.id]));
+  const tips = roots.map((r, i): TipRow => {
+    const chain = chains[i]!;
+    const tipId = chain[chain.length - 1] ?? r.id;
+    // A single-session conversation is its own tip: the ranking row already has it.
+    if (tipId === r.id)
+      return {
+        id: r.id,
+        title: r.title,
+        message_count: r.message_count,
+        ended_at: r.ended_at,
+        act: r.eff,
+      };
+    return store
+      .stmt(
+        `SELECT s.id, s.title, s.message_count, s.ended_at, ${activitySql(store.layout, 's')} AS act
+         FROM sessions s WHERE s.id = ?`,
+      )
+      .get(tipId) as TipRow;
+  });
+  const branches = branchCounts(store, chains);
+  const openings = firstUserTexts(
+    store,
+    tips.map((t) => t.id),
+  );
+  return roots.map((r, i) => {
+    const tip = tips[i]!;
+    const chain = chains[i]!;
+    return {
+      session_id: tip.id,
+      title: tip.title ?? r.title,
+      source: r.source ?? '',
+      started_at: r.started_at,
+      last_active: tip.act,
+      message_count: tip.message_count ?? 0,
+      // The tip's opening is a compaction handoff more often than not: fall back to the root's first prompt.
+      preview: previewOf(openings[i]! || (tip.id === r.id ? '' : firstUserText(store, r.id))),
+      root_id: r.id,
+      chain_length: chain.length,
+      live: tip.ended_at === null,
+      hidden_reason: hiddenReason(r),
+      branches: branches[i]!,
+      pinned: r.pinned === 1,
+    };
+  });
+}
+
+/** Branches off each chain (children with a branch marker, or started after a `branched` end), one statement. */
+function branchCounts(store: Store, chains: string[][]): number[] {
+  if (chains.length === 0) return [];
+  const rows = store
     .stmt(
-      `SELECT count(*) AS n FROM sessions k JOIN sessions p ON p.id = k.parent_session_id
-       WHERE k.parent_session_id IN (SELECT value FROM json_each(?))
-         AND (${marker('k', '_branched_from')} IS NOT NULL OR (p.end_reason = 'branched' AND k.started_at >= COALESCE(p.ended_at, 0)))`,
+      `SELECT j.key AS i, (SELECT count(*) FROM sessions k JOIN sessions p ON p.id = k.parent_session_id
+         WHERE k.parent_session_id IN (SELECT value FROM json_each(j.value))
+           AND (${marker('k', '_branched_from')} IS NOT NULL OR (p.end_reason = 'branched' AND k.started_at >= COALESCE(p.ended_at, 0)))) AS n
+       FROM json_each(?) j`,
     )
-    .get(JSON.stringify(chain)) as { n: number };
-  return {
-    session_id: tip.id,
-    title: tip.title ?? r.title,
-    source: r.source ?? '',
-    started_at: r.started_at,
-    last_active: tip.act,
-    message_count: tip.message_count ?? 0,
-    // The tip's opening is a compaction handoff more often than not: fall back to the root's first prompt.
-    preview: previewOf(
-      firstUserText(store, tip.id) || (tip.id === r.id ? '' : firstUserText(store, r.id)),
-    ),
-    root_id: r.id,
-    chain_length: chain.length,
-    live: tip.ended_at === null,
-    hidden_reason: hiddenReason(r),
-    branches: branches.n,
-    pinned: r.pinned === 1,
-  };
+    .all(JSON.stringify(chains)) as { i: number; n: number }[];
+  const out = chains.map(() => 0);
+  for (const r of rows) out[r.i] = r.n;
+  return out;
 }
 
 function hiddenReason(r: RootRow): HiddenReason | null {
@@ -300,22 +320,56 @@ export function firstUserText(store: Store, sessionId: string): string {
   const rows = store
     .stmt(
       `SELECT m.content FROM messages m
-       WHERE m.session_id = ? AND m.role = 'user' AND m.content IS NOT NULL AND m.content <> '' AND ${visibleMessage(store.layout, 'm')}
+       WHERE ${firstUserWhere(store, '?')}
        ORDER BY m.timestamp, m.id LIMIT 8`,
     )
     .pluck()
     .all(sessionId) as string[];
   for (const raw of rows) {
-    // A preview needs the opening words only: cap before decoding a huge message
-    // (a composite summary keeps the person's words at its end, so it is read whole).
-    const head =
-      raw.length > 4096 && !raw.startsWith('\u0000') && !raw.trimStart().startsWith('[CONTEXT')
-        ? raw.slice(0, 4096)
-        : raw;
-    const text = personText(contentText(decodeContent(head))).trim();
+    const text = openingText(raw);
     if (text) return text;
   }
   return '';
+}
+
+/** Candidate rows `m` of firstUserText() in the session that `session` names. */
+function firstUserWhere(store: Store, session: string): string {
+  return `m.session_id = ${session} AND m.role = 'user' AND m.content IS NOT NULL AND m.content <> '' AND ${visibleMessage(store.layout, 'm')}`;
+}
+
+/** What a preview shows of one user message: the person's words, '' when it has none. */
+function openingText(raw: string): string {
+  // A preview needs the opening words only: cap before decoding a huge message
+  // (a composite summary keeps the person's words at its end, so it is read whole).
+  const head =
+    raw.length > 4096 && !raw.startsWith('\u0000') && !raw.trimStart().startsWith('[CONTEXT')
+      ? raw.slice(0, 4096)
+      : raw;
+  return personText(contentText(decodeContent(head))).trim();
+}
+
+/**
+ * firstUserText() of many sessions: the first candidate row of each in one
+ * statement (it nearly always has the person's words), the others one by one.
+ */
+function firstUserTexts(store: Store, sessionIds: string[]): string[] {
+  if (sessionIds.length === 0) return [];
+  const rows = store
+    .stmt(
+      `SELECT j.key AS i, (SELECT m.content FROM messages m
+         WHERE ${firstUserWhere(store, 'j.value')}
+         ORDER BY m.timestamp, m.id LIMIT 1) AS content
+       FROM json_each(?) j`,
+    )
+    .all(JSON.stringify(sessionIds)) as { i: number; content: string | null }[];
+  const out = sessionIds.map(() => '');
+  for (const r of rows) {
+    if (r.content === null) continue; // no candidate row at all
+    // When the first row holds none of the person's words (a summary, structured
+    // content only), read on as firstUserText() does.
+    out[r.i] = openingText(r.content) || firstUserText(store, sessionIds[r.i]!);
+  }
+  return out;
 }
 
 /** Top-level conversations the default list leaves out, by reason (the status line's "412 hidden: …"). */

@@ -1,5 +1,6 @@
 import { inRead, type Store } from './store.js';
 import { continuationOf, marker } from './sqlParts.js';
+import { perCommit } from './perCommit.js';
 import type { SessionMeta } from './types.js';
 
 /** Parent chains in damaged stores can be long or cyclic: never walk further than this. */
@@ -70,9 +71,14 @@ function rootOfImpl(store: Store, id: string): string {
   return row?.id ?? id;
 }
 
-/** Memoises roots for the duration of one operation (many hits share sessions). */
+/**
+ * Lineage roots, remembered until the agent next commits: a search walks
+ * hundreds of hits in the same few hundred sessions, keystroke after
+ * keystroke, and parent links change only when the agent writes. Call
+ * inside Store.read (the cache is that snapshot's).
+ */
 export function rootResolver(store: Store): (id: string) => string {
-  const cache = new Map<string, string>();
+  const cache = perCommit(store, 'lineage roots', () => new Map<string, string>());
   return (id) => {
     let r = cache.get(id);
     if (r === undefined) {
@@ -173,7 +179,7 @@ function childrenOfImpl(store: Store, id: string): Child[] {
 }
 
 export const sessionMeta = inRead(sessionMetaImpl);
-export const rootOf = inRead(rootOfImpl);
+export const rootOf = inRead((store: Store, id: string) => rootResolver(store)(id));
 export const continuationChild = inRead(continuationChildImpl);
 export const continuationParent = inRead(continuationParentImpl);
 export const compressionChain = inRead(compressionChainImpl);

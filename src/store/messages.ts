@@ -188,6 +188,69 @@ function sliceAroundImpl(store: Store, sessionId: string, anchorId: number, wind
   };
 }
 
+/** An anchor of a compact view: a message id in its session. */
+export interface Anchor {
+  sessionId: string;
+  anchorId: number;
+}
+
+/** An anchor's row and how many visible messages a ±window slice around it would hold. */
+export interface AnchorCounts {
+  anchor: Message;
+  messages_before: number;
+  messages_after: number;
+}
+
+/**
+ * What sliceAround() tells of each anchor, without reading the neighbours'
+ * rows: the anchor (null when it is not a visible message of its session) and
+ * the lengths of its before and after parts. One statement for every anchor
+ * (a search's compact results) instead of five per anchor. A count stops at
+ * `window` rows, which is the length the keyset page would have, in whatever
+ * order they are found; a session whose displayed order is `display_order`
+ * (displayOrdered()) is counted by (order, id) as keyset() pages it.
+ */
+function anchorCountsImpl(
+  store: Store,
+  anchors: readonly Anchor[],
+  window: number,
+): (AnchorCounts | null)[] {
+  if (anchors.length === 0) return [];
+  const { layout } = store;
+  // A literal LIMIT: bound as a parameter, it made the statement ~3× slower.
+  const limit = Math.max(0, Math.floor(window));
+  const count = (cmp: '<' | '>', ordered: boolean) => {
+    const key = (a: string) => orderKey(layout, a);
+    const where = ordered ? `(${key('b')}, b.id) ${cmp} (${key('m')}, m.id)` : `b.id ${cmp} m.id`;
+    return `(SELECT count(*) FROM (SELECT 1 FROM messages b
+      WHERE b.session_id = m.session_id AND ${where} AND ${visibleMessage(layout, 'b')} LIMIT ${limit}))`;
+  };
+  const side = (cmp: '<' | '>') =>
+    layout.has.displayOrder && layout.has.active
+      ? `CASE WHEN EXISTS (SELECT 1 FROM messages x WHERE x.session_id = m.session_id AND x.active = 0)
+          THEN ${count(cmp, true)} ELSE ${count(cmp, false)} END`
+      : count(cmp, false);
+  const rows = store
+    .stmt(
+      `SELECT j.key AS anchor_index, ${cols(store)}, ${side('<')} AS n_before, ${side('>')} AS n_after
+       FROM json_each(?) j JOIN messages m ON m.id = json_extract(j.value, '$[1]')
+       WHERE m.session_id = json_extract(j.value, '$[0]') AND ${vis(store)}`,
+    )
+    .all(JSON.stringify(anchors.map((a) => [a.sessionId, a.anchorId]))) as (MessageRow & {
+    anchor_index: number;
+    n_before: number;
+    n_after: number;
+  })[];
+  const out: (AnchorCounts | null)[] = anchors.map(() => null);
+  for (const r of rows)
+    out[r.anchor_index] = {
+      anchor: toMessage(r),
+      messages_before: r.n_before,
+      messages_after: r.n_after,
+    };
+  return out;
+}
+
 // Non-empty content, tested with <> '' rather than the agent's length() > 0:
 // SQLite's length() stops at the NUL that starts structured (multimodal) content,
 // which would wrongly drop those messages from the bookends.
@@ -324,6 +387,7 @@ export const messagesAfter = inRead(messagesAfterImpl);
 export const messageById = inRead(messageByIdImpl);
 export const owningSession = inRead(owningSessionImpl);
 export const sliceAround = inRead(sliceAroundImpl);
+export const anchorCounts = inRead(anchorCountsImpl);
 export const anchoredView = inRead(anchoredViewImpl);
 export const sessionEdge = inRead(sessionEdgeImpl);
 export const countVisible = inRead(countVisibleImpl);

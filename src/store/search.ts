@@ -1,6 +1,6 @@
 import type { Store } from './store.js';
 import { rootResolver, sessionMeta } from './lineage.js';
-import { anchoredView, sessionEdge, sliceAround, type Slice } from './messages.js';
+import { anchorCounts, anchoredView, sessionEdge, type AnchorCounts } from './messages.js';
 import {
   hasCjk,
   likePattern,
@@ -14,6 +14,7 @@ import { isoTime } from './time.js';
 import { oneLine } from './errors.js';
 import { filterSessionsSql, lineageExcluder, type SessionFilter } from './filters.js';
 import { indexStatus } from './indexStatus.js';
+import { perCommit } from './perCommit.js';
 import type {
   AnchoredView,
   Filters,
@@ -66,20 +67,25 @@ function ftsTable(route: Plan['route']): string {
   return route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
 }
 
-function filters(store: Store, plan: Plan): string {
+/**
+ * The plan's filters as SQL on a message `m`. `bySource: false` leaves out the
+ * hidden-source and cron-pass tests, for callers that apply them with
+ * sourceTest() instead.
+ */
+function filters(store: Store, plan: Plan, bySource = true): string {
   const parts = [visibleMessage(store.layout, 'm'), `m.role IN (SELECT value FROM json_each(?))`];
   // A set of hidden session ids, built once per query from the source index,
   // rather than a join: joining sessions makes SQLite build a Bloom filter by
   // scanning every session row, and old layouts store large prompts in them.
-  if (!plan.all)
+  if (bySource && !plan.all)
     parts.push(
       `m.session_id NOT IN (SELECT id FROM sessions WHERE source IN ${HIDDEN_SOURCES_SQL})`,
     );
-  if (plan.pass === 'interactive')
+  if (bySource && plan.pass === 'interactive')
     parts.push(
       `m.session_id NOT IN (SELECT id FROM sessions WHERE source IN ${DEMOTED_SOURCES_SQL})`,
     );
-  else if (plan.pass === 'demoted')
+  else if (bySource && plan.pass === 'demoted')
     parts.push(`m.session_id IN (SELECT id FROM sessions WHERE source IN ${DEMOTED_SOURCES_SQL})`);
   if (plan.sessions) parts.push(`m.session_id IN (${plan.sessions.sql})`);
   if (plan.idRange) parts.push(`m.id > ${plan.idRange.lo} AND m.id <= ${plan.idRange.hi}`);
@@ -118,19 +124,17 @@ function fetchHits(
   const { route } = plan;
   const params = filterParams(plan);
   if (route.kind === 'like') {
+    // Source tests are left to the caller (sourceTest()), so both passes share the pages.
     const asc = plan.sort === 'oldest';
     const sql = `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
-      WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan)}
+      WHERE m.id ${asc ? '>' : '<'} ? AND (${likeTerms(route)}) AND ${filters(store, plan, false)}
       ORDER BY m.id ${asc ? 'ASC' : 'DESC'} LIMIT ?`;
     const start = after ?? (asc ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER);
     const hits = store.stmt(sql).all(start, ...likeParams(route.terms), ...params, n) as Hit[];
     return { hits, exhausted: hits.length < n };
   }
+  // Relevance pages are walked in discoverHits (rankedIds, then filterIds).
   const table = ftsTable(route);
-  if (plan.sort === 'relevance') {
-    const ids = rankedIds(store, table, match, n);
-    return { hits: filterIds(store, plan, ids), exhausted: ids.length < n };
-  }
   const order =
     plan.sort === 'newest' ? `m.timestamp DESC, ${table}.rank` : `m.timestamp ASC, ${table}.rank`;
   const sql = `SELECT m.id, m.session_id, m.role, m.timestamp
@@ -153,13 +157,17 @@ function rankedIds(store: Store, table: string, match: string, n: number): numbe
     .all(match, n) as number[];
 }
 
-/** The rows among `ids` that pass the plan's filters, in the order of `ids`. */
+/**
+ * The rows among `ids` that pass the plan's filters except the source ones
+ * (sourceTest() applies those), in the order of `ids`. The SQL is the same for
+ * both passes, so they share one statement and its answers.
+ */
 function filterIds(store: Store, plan: Plan, ids: readonly number[]): Hit[] {
   if (ids.length === 0) return [];
   const rows = store
     .stmt(
       `SELECT m.id, m.session_id, m.role, m.timestamp FROM messages m
-       WHERE m.id IN (SELECT value FROM json_each(?)) AND ${filters(store, plan)}`,
+       WHERE m.id IN (SELECT value FROM json_each(?)) AND ${filters(store, plan, false)}`,
     )
     .all(JSON.stringify(ids), ...filterParams(plan)) as Hit[];
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -169,6 +177,42 @@ function filterIds(store: Store, plan: Plan, ids: readonly number[]): Hit[] {
     if (h) hits.push(h);
   }
   return hits;
+}
+
+interface SourceSets {
+  hidden: Set<string>;
+  demoted: Set<string>;
+}
+
+/**
+ * Sessions of the hidden sources and of the demoted (cron) one, read once per
+ * agent commit. As an SQL subquery these cost ~0.3 ms per statement: the source
+ * index gives rowids, and each id is then read from a (large) session row.
+ */
+function sourceSets(store: Store): SourceSets {
+  return perCommit(store, 'sessions by source', () => {
+    const rows = store
+      .stmt(
+        `SELECT id, source IN ${HIDDEN_SOURCES_SQL} AS hidden FROM sessions
+         WHERE source IN ${HIDDEN_SOURCES_SQL} OR source IN ${DEMOTED_SOURCES_SQL}`,
+      )
+      .all() as { id: string; hidden: number }[];
+    const sets: SourceSets = { hidden: new Set(), demoted: new Set() };
+    for (const r of rows) (r.hidden ? sets.hidden : sets.demoted).add(r.id);
+    return sets;
+  });
+}
+
+/** filters()' source tests for one hit's session, as a JS check (the same rules). */
+function sourceTest(store: Store, plan: Plan): (sessionId: string) => boolean {
+  const { hidden, demoted } = sourceSets(store);
+  return (sid) =>
+    (plan.all || !hidden.has(sid)) &&
+    (plan.pass === 'interactive'
+      ? !demoted.has(sid)
+      : plan.pass === 'demoted'
+        ? demoted.has(sid)
+        : true);
 }
 
 /** Ranked ids are filtered this many at a time: most searches have their conversations in the first batch. */
@@ -229,18 +273,27 @@ export function discoverHits(
   const best = new Map<string, Hit>(seed);
   if (best.size >= limit) return { hits: best };
   const ranked = new Map<number, number[]>();
+  const batches = new Map<string, Hit[]>();
+  const likePages: { hits: Hit[]; exhausted: boolean }[] = [];
   for (const pass of ['interactive', 'demoted'] as const) {
     const passPlan: Plan = { ...plan, pass };
     if (plan.route.kind !== 'like' && plan.sort === 'relevance') {
-      // Both passes walk the same ranked ids; each filters them a batch at a time.
+      // Both passes walk the same ranked ids, filtered a batch at a time; the
+      // second pass reuses the first one's batches and keeps the cron hits.
       const table = ftsTable(plan.route);
+      const inPass = sourceTest(store, passPlan);
       let size = FIRST_FETCH;
       let done = 0;
       for (;;) {
         let ids = ranked.get(size);
         if (!ids) ranked.set(size, (ids = rankedIds(store, table, match, size)));
         for (let i = done; i < ids.length; i += FILTER_BATCH) {
-          for (const hit of filterIds(store, passPlan, ids.slice(i, i + FILTER_BATCH))) {
+          const key = `${size}:${i}`;
+          let batch = batches.get(key);
+          if (!batch)
+            batches.set(key, (batch = filterIds(store, plan, ids.slice(i, i + FILTER_BATCH))));
+          for (const hit of batch) {
+            if (!inPass(hit.session_id)) continue;
             const root = rootOf(hit.session_id);
             if (!best.has(root) && accept(hit, root)) best.set(root, hit);
             if (best.size >= limit) return { hits: best };
@@ -252,28 +305,41 @@ export function discoverHits(
       }
       continue;
     }
-    // Keyset LIKE pages stay small: their order is by id, so a wider page ranks
-    // nothing better and a short CJK scan stops as soon as it has enough.
-    let size = plan.route.kind === 'like' ? LIKE_PAGE : FIRST_FETCH;
+    if (plan.route.kind === 'like') {
+      // Keyset pages in id order: small, since a wider page ranks nothing better
+      // and a short CJK scan stops as soon as it has enough. The pages leave the
+      // source tests to sourceTest(), so the cron pass walks the interactive
+      // pass's pages again instead of scanning every message a second time.
+      const inPass = sourceTest(store, passPlan);
+      for (let p = 0; ; p++) {
+        let page = likePages[p];
+        if (!page) {
+          const after = p === 0 ? null : (likePages[p - 1]!.hits.at(-1)?.id ?? null);
+          likePages.push((page = fetchHits(store, plan, match, LIKE_PAGE, after)));
+        }
+        for (const hit of page.hits) {
+          if (!inPass(hit.session_id)) continue;
+          const root = rootOf(hit.session_id);
+          if (!best.has(root) && accept(hit, root)) best.set(root, hit);
+          if (best.size >= limit) return { hits: best };
+        }
+        if (page.exhausted) break;
+      }
+      continue;
+    }
+    // Ranked by time: each page re-sorts, so each is much wider than the last.
+    let size = FIRST_FETCH;
     let done = 0;
-    let after: number | null = null;
     for (;;) {
-      const { hits: page, exhausted } = fetchHits(store, passPlan, match, size, after);
-      const fresh = plan.route.kind === 'like' ? page : page.slice(done);
-      for (const hit of fresh) {
+      const { hits: page, exhausted } = fetchHits(store, passPlan, match, size, null);
+      for (const hit of page.slice(done)) {
         const root = rootOf(hit.session_id);
         if (!best.has(root) && accept(hit, root)) best.set(root, hit);
         if (best.size >= limit) return { hits: best };
       }
       if (exhausted) break;
-      // Keyset LIKE pages continue where the last one stopped, so they stay small
-      // (a scan that has enough conversations stops early); FTS pages re-sort, so
-      // each is much wider than the last.
-      if (plan.route.kind === 'like') after = page[page.length - 1]?.id ?? after;
-      else {
-        done = page.length;
-        size *= FETCH_GROWTH;
-      }
+      done = page.length;
+      size *= FETCH_GROWTH;
     }
   }
   return { hits: best };
@@ -284,10 +350,8 @@ const LIKE_BEFORE = 40;
 const LIKE_AFTER = 80;
 
 /**
- * The snippet of one hit, always from that hit's own row. FTS5 ignores a bare
- * `rowid = ?` beside MATCH on this SQLite (it returns every match, so `.get()`
- * took the first one's text for every result); a BETWEEN range is honoured.
- * `-1` lets FTS5 pick the best-matching column, as the agent asks.
+ * The snippet of one hit, always from that hit's own row: from indexSnippets()
+ * for index hits, from the row's text for substring-scan hits.
  */
 function snippetFor(
   store: Store,
@@ -300,10 +364,14 @@ function snippetFor(
 }
 
 /**
- * FTS5's snippets of the given rows, each from its own row, in one pass over the
- * matches: a bare `rowid = ?` beside MATCH is ignored by this SQLite (it returned
- * every match, so each result showed the first one's snippet); `rowid IN (…)` is
- * honoured. `-1` lets FTS5 pick the best-matching column, as the agent asks.
+ * FTS5's snippets of the given rows, each from its own row, in one pass over
+ * the matches. A rowid constraint FTS5 is offered is no help here: it ignores
+ * a rowid bound as REAL (better-sqlite3 binds every JS number so: `rowid = ?`
+ * returned every match, and each result showed the first one's snippet), and
+ * runs the whole query again per value of `rowid IN (…)` (~0.5 ms per row for
+ * a prefix or phrase query). `+rowid` keeps the test out of FTS5: one walk
+ * over the matches, a snippet only for the rows asked for. `-1` lets FTS5 pick
+ * the best-matching column, as the agent asks.
  */
 function indexSnippets(
   store: Store,
@@ -317,7 +385,7 @@ function indexSnippets(
   const rows = store
     .stmt(
       `SELECT rowid AS id, snippet(${table}, -1, ?, ?, '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
-       WHERE ${table} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+       WHERE ${table} MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
     )
     .all(markers[0], markers[1], match, JSON.stringify(ids)) as { id: number; s: string | null }[];
   return new Map(rows.map((r) => [r.id, r.s ?? '']));
@@ -444,6 +512,9 @@ function searchContext(store: Store, filters: Filters | undefined): SearchContex
   };
 }
 
+/** Messages on each side of a result's anchor (the agent's window). */
+const WINDOW = 5;
+
 const EMPTY_VIEW: AnchoredView = {
   messages: [],
   bookend_start: [],
@@ -460,40 +531,29 @@ export function titleQuery(query: string): string {
     .trim();
 }
 
-interface TitleIndex {
-  version: number;
-  byLower: Map<string, { id: string; started: number }[]>;
-}
+type TitleIndex = Map<string, { id: string; started: number }[]>;
 
 /**
- * Session titles by their lower-case form, read once and again only after the
- * agent commits (`data_version`): stores have no case-insensitive index on
- * titles, and scanning every session row per keystroke costs ~2 ms.
+ * Session titles by their lower-case form, read once per agent commit: stores
+ * have no case-insensitive index on titles, and scanning every session row per
+ * keystroke costs ~2 ms.
  */
-const titleIndexes = new WeakMap<Store, TitleIndex>();
-
 function titleIndex(store: Store): TitleIndex {
-  // The connection's own data_version (not Store.dataVersion, which may reopen a
-  // replaced file mid-read); a reopened store is told apart by its generation.
-  const version =
-    (store.db.pragma('data_version', { simple: true }) as number) * 1000 + store.generation;
-  const cached = titleIndexes.get(store);
-  if (cached && cached.version === version) return cached;
-  const byLower = new Map<string, { id: string; started: number }[]>();
-  const rows = store
-    .stmt(`SELECT id, title, started_at FROM sessions WHERE title IS NOT NULL AND title <> ''`)
-    .all() as { id: string; title: string; started_at: number | null }[];
-  for (const r of rows) {
-    const key = r.title.trim().toLowerCase();
-    const list = byLower.get(key) ?? [];
-    list.push({ id: r.id, started: r.started_at ?? 0 });
-    byLower.set(key, list);
-  }
-  for (const list of byLower.values())
-    list.sort((x, y) => y.started - x.started || (x.id < y.id ? 1 : -1));
-  const index = { version, byLower };
-  titleIndexes.set(store, index);
-  return index;
+  return perCommit(store, 'titles', () => {
+    const byLower: TitleIndex = new Map();
+    const rows = store
+      .stmt(`SELECT id, title, started_at FROM sessions WHERE title IS NOT NULL AND title <> ''`)
+      .all() as { id: string; title: string; started_at: number | null }[];
+    for (const r of rows) {
+      const key = r.title.trim().toLowerCase();
+      const list = byLower.get(key) ?? [];
+      list.push({ id: r.id, started: r.started_at ?? 0 });
+      byLower.set(key, list);
+    }
+    for (const list of byLower.values())
+      list.sort((x, y) => y.started - x.started || (x.id < y.id ? 1 : -1));
+    return byLower;
+  });
 }
 
 /**
@@ -508,7 +568,7 @@ function titleMatch(
 ): { id: string; root: string } | null {
   const t = titleQuery(query);
   if (!t) return null;
-  const ids = (titleIndex(store).byLower.get(t.toLowerCase()) ?? []).slice(0, 5).map((x) => x.id);
+  const ids = (titleIndex(store).get(t.toLowerCase()) ?? []).slice(0, 5).map((x) => x.id);
   const rootOf = rootResolver(store);
   for (const id of ids) {
     const root = rootOf(id);
@@ -573,22 +633,35 @@ function discoverWith(
     [...hits.values()].filter((h) => h.id > 0 && hitFromIndex(h, status)).map((h) => h.id),
     markers,
   );
-  const results: SearchResult[] = [];
-  for (const [root, hit] of hits) {
-    const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
-    const own = root === hit.session_id ? meta : sessionMeta(store, hit.session_id);
+  const shown = [...hits].map(([root, hit], i) => {
     const isTitle = hit.role === 'session_title';
     const full =
-      opts.views !== false &&
-      (isTitle || detail === 'full' || (detail === 'adaptive' && results.length === 0));
-    let anchorId = hit.id;
-    if (isTitle) anchorId = sessionEdge(store, hit.session_id, 'head', 1)[0]?.id ?? -1;
+      opts.views !== false && (isTitle || detail === 'full' || (detail === 'adaptive' && i === 0));
+    const anchorId = isTitle
+      ? (sessionEdge(store, hit.session_id, 'head', 1)[0]?.id ?? -1)
+      : hit.id;
+    return { root, hit, isTitle, full, anchorId };
+  });
+  // Compact results need their anchors and window lengths only: one statement for all.
+  const compact = shown.filter((r) => opts.views !== false && !r.full && r.anchorId >= 0);
+  const counts = new Map(
+    anchorCounts(
+      store,
+      compact.map((r) => ({ sessionId: r.hit.session_id, anchorId: r.anchorId })),
+      WINDOW,
+    ).map((c, i) => [compact[i]!, c]),
+  );
+  const results: SearchResult[] = [];
+  for (const entry of shown) {
+    const { root, hit, isTitle, full, anchorId } = entry;
+    const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
+    const own = root === hit.session_id ? meta : sessionMeta(store, hit.session_id);
     const view =
       opts.views === false || anchorId < 0
         ? EMPTY_VIEW
         : full
-          ? anchoredView(store, hit.session_id, anchorId, 5)
-          : compactView(sliceAround(store, hit.session_id, anchorId, 5), anchorId);
+          ? anchoredView(store, hit.session_id, anchorId, WINDOW)
+          : compactView(counts.get(entry) ?? null);
     results.push({
       session_id: hit.session_id,
       parent_session_id: root === hit.session_id ? null : root,
@@ -640,13 +713,14 @@ function likeRoute(q: string, route: Plan['route']): Plan['route'] {
  * A compact result (the agent's adaptive detail below the first): the anchor
  * alone, no bookends, and how many messages the window would have held.
  */
-function compactView(slice: Slice, anchorId: number): AnchoredView {
+function compactView(counts: AnchorCounts | null): AnchoredView {
+  if (!counts) return EMPTY_VIEW;
   return {
-    messages: slice.messages.filter((m) => m.id === anchorId),
+    messages: [counts.anchor],
     bookend_start: [],
     bookend_end: [],
-    messages_before: slice.messages_before,
-    messages_after: slice.messages_after,
+    messages_before: counts.messages_before,
+    messages_after: counts.messages_after,
   };
 }
 
