@@ -8,11 +8,20 @@ import { compressionChain } from '../../src/store/lineage.js';
 import { messagesAfter } from '../../src/store/messages.js';
 import { Store } from '../../src/store/store.js';
 import type { MsgWindow, WinItem } from '../../src/app/geometry/window.js';
+import { loadSnapshot } from '../helpers/oracle.js';
 import { makeStore } from './harness.js';
 
 const path = makeStore(60);
 const store = Store.open(path);
 afterAll(() => store.close());
+
+function delegated(modelConfig: string | null): boolean {
+  try {
+    return (JSON.parse(modelConfig ?? '') as Record<string, unknown>)?._delegate_from != null;
+  } catch {
+    return false;
+  }
+}
 
 function ids(items: readonly WinItem[]): (number | string)[] {
   return items.map((it) => (it.kind === 'message' ? it.msg.id : `divider:${it.seg}`));
@@ -46,7 +55,21 @@ describe('data layer', () => {
     expect(r.rows).toHaveLength(10);
     expect(r.complete).toBe(false);
     for (const row of r.rows) expect(row.title).not.toMatch(/[\u0000-\u001f\u007f]/);
-    expect(r.hidden.total).toBeGreaterThanOrEqual(0);
+    // The counts the status line shows ("N hidden: …"), reckoned from the rows themselves:
+    // every root, by its first reason (archived, then subagent, tool, delegate).
+    const snap = loadSnapshot(path);
+    const want = { archived: 0, subagent: 0, tool: 0, delegate: 0 };
+    for (const s of snap.sessions.values()) {
+      const p = s.parent_session_id;
+      if (p !== null && p !== s.id && snap.sessions.has(p)) continue;
+      if (s.archived === 1 || s.hidden === 1) want.archived++;
+      else if (s.source === 'subagent') want.subagent++;
+      else if (s.source === 'tool') want.tool++;
+      else if (delegated(s.model_config)) want.delegate++;
+    }
+    const total = want.archived + want.subagent + want.tool + want.delegate;
+    expect(total).toBeGreaterThan(0);
+    expect(r.hidden).toEqual({ ...want, total });
   });
 
   it('reads a compression chain as one history, forward and backward, with dividers', () => {
