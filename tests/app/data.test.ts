@@ -15,11 +15,11 @@ const path = makeStore(60);
 const store = Store.open(path);
 afterAll(() => store.close());
 
-function delegated(modelConfig: string | null): boolean {
+function delegateFrom(modelConfig: string | null): unknown {
   try {
-    return (JSON.parse(modelConfig ?? '') as Record<string, unknown>)?._delegate_from != null;
+    return (JSON.parse(modelConfig ?? '') as Record<string, unknown> | null)?._delegate_from;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -56,18 +56,30 @@ describe('data layer', () => {
     expect(r.complete).toBe(false);
     for (const row of r.rows) expect(row.title).not.toMatch(/[\u0000-\u001f\u007f]/);
     // The counts the status line shows ("N hidden: …"), reckoned from the rows themselves:
-    // every root, by its first reason (archived, then subagent, tool, delegate).
+    // every root, by its first reason (archived, hidden, then its source, then a delegate
+    // marker: an orphaned tool run's, or any other).
     const snap = loadSnapshot(path);
-    const want = { archived: 0, subagent: 0, tool: 0, delegate: 0 };
+    const want = {
+      archived: 0,
+      hidden: 0,
+      kanban: 0,
+      subagent: 0,
+      tool: 0,
+      delegate: 0,
+      orphaned: 0,
+    };
     for (const s of snap.sessions.values()) {
       const p = s.parent_session_id;
       if (p !== null && p !== s.id && snap.sessions.has(p)) continue;
-      if (s.archived === 1 || s.hidden === 1) want.archived++;
-      else if (s.source === 'subagent') want.subagent++;
-      else if (s.source === 'tool') want.tool++;
-      else if (delegated(s.model_config)) want.delegate++;
+      const from = delegateFrom(s.model_config);
+      if (s.archived === 1) want.archived++;
+      else if (s.hidden === 1) want.hidden++;
+      else if (s.source === 'kanban' || s.source === 'subagent' || s.source === 'tool')
+        want[s.source]++;
+      else if (from === '__orphaned__') want.orphaned++;
+      else if (from != null) want.delegate++;
     }
-    const total = want.archived + want.subagent + want.tool + want.delegate;
+    const total = Object.values(want).reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThan(0);
     expect(r.hidden).toEqual({ ...want, total });
   });
