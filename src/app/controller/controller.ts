@@ -15,9 +15,10 @@ import { QueryClient } from '../worker/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
 import { apply } from './commands.js';
-import { ensureEdges } from './conversation.js';
+import { ensureEdges, prefetchEdges } from './conversation.js';
 import {
   POLL_MS,
+  PREFETCH_DELAY_MS,
   STATUS_TTL_MS,
   realTimers,
   type ControllerOptions,
@@ -42,6 +43,7 @@ export class Controller {
   private readonly now: () => number;
   private statusTimer: unknown = null;
   private poll: unknown = null;
+  private prefetch: unknown = null;
   private stopped = false;
   private started = false;
   private readonly ctx: Ctx;
@@ -171,6 +173,7 @@ export class Controller {
     if (this.ctx.search.debounce !== null) this.timers.clearTimeout(this.ctx.search.debounce);
     if (this.statusTimer !== null) this.timers.clearTimeout(this.statusTimer);
     if (this.ctx.preview.timer !== null) this.timers.clearTimeout(this.ctx.preview.timer);
+    if (this.prefetch !== null) this.timers.clearTimeout(this.prefetch);
     this.client.close();
   }
 
@@ -195,6 +198,19 @@ export class Controller {
         if (routed) this.guard(() => apply(this.ctx, routed));
       }
     });
+    this.schedulePrefetch();
+  }
+
+  /** After the key's frame is out, read the next slice if the viewport nears a loaded edge. */
+  private schedulePrefetch(): void {
+    if (this.prefetch !== null) this.timers.clearTimeout(this.prefetch);
+    this.prefetch = null;
+    if (this.stopped || this.state.view === null) return;
+    this.prefetch = this.timers.setTimeout(() => {
+      this.prefetch = null;
+      if (this.stopped) return;
+      this.batch(() => this.guard(() => prefetchEdges(this.ctx)));
+    }, PREFETCH_DELAY_MS);
   }
 
   /** Called about once a second: has another connection (the agent) committed? */

@@ -21,6 +21,11 @@ export const POLL_MS = 1_000;
  * full refresh every second was the app's main cost to a busy agent.
  */
 export const LIVE_FULL_REFRESH_MS = 10_000;
+/**
+ * The read-ahead at a conversation's loaded edges runs this long after a key:
+ * after ink's frame (at most 60 a second), before a held key's next repeat.
+ */
+export const PREFETCH_DELAY_MS = 20;
 /** A status message stays this long, then the key hints come back. */
 export const STATUS_TTL_MS = 8_000;
 
