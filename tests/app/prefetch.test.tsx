@@ -1,6 +1,7 @@
 /**
  * Read-ahead at a conversation's loaded edges: after a key's frame, the next slice
- * is read when the viewport comes within PREFETCH_SCREENS of a loaded edge, so the
+ * is read when the viewport comes within PREFETCH_SCREENS of a loaded edge (once the
+ * host says the frame is drawn: Controller.frameDrawn), so the
  * key that then crosses into the last screen finds it loaded and does no store read
  * of its own (the read used to sit in the key's path: 6-10 ms at 200x60).
  */
@@ -10,7 +11,7 @@ import { PREFETCH_DELAY_MS } from '../../src/app/controller/ctx.js';
 import { WINDOW_MAX_MESSAGES, type WinItem } from '../../src/app/geometry/window.js';
 import { KEY, WIDE, makeStore, withHarness } from './harness.js';
 
-/** Timers the test runs by hand; only the short ones (the read-ahead), never the status TTL or the poll. */
+/** Timers the test runs by hand: only the read-ahead's, never the status TTL or the poll. */
 function manualTimers() {
   const due = new Map<number, { fn: () => void; ms: number }>();
   let next = 1;
@@ -26,7 +27,7 @@ function manualTimers() {
   const runShort = (): number => {
     let ran = 0;
     for (const [id, t] of [...due]) {
-      if (t.ms > PREFETCH_DELAY_MS) continue;
+      if (t.ms !== PREFETCH_DELAY_MS) continue;
       due.delete(id);
       t.fn();
       ran++;
@@ -57,7 +58,6 @@ async function walkUp(readAhead: boolean): Promise<{ keyReads: number; aheadRead
       expect(rows[longest]!.messageCount).toBeGreaterThan(WINDOW_MAX_MESSAGES * 2);
       for (let i = 0; i < longest; i++) await h.press('j');
       await h.press(KEY.enter);
-      runShort();
       const opened = firstId(h.state().view!.win.items);
       for (let i = 0; i < 40 && !h.state().view!.win.atStart; i++) {
         const before = firstId(h.state().view!.win.items);
@@ -65,6 +65,8 @@ async function walkUp(readAhead: boolean): Promise<{ keyReads: number; aheadRead
         if (firstId(h.state().view!.win.items) !== before) keyReads++;
         if (!readAhead) continue;
         const ahead = firstId(h.state().view!.win.items);
+        // What ink's onRender tells the app in src/tui/run.tsx: the key's frame is out.
+        h.controller.frameDrawn();
         runShort();
         if (firstId(h.state().view!.win.items) !== ahead) aheadReads++;
       }

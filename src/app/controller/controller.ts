@@ -44,6 +44,7 @@ export class Controller {
   private statusTimer: unknown = null;
   private poll: unknown = null;
   private prefetch: unknown = null;
+  private prefetchWanted = false;
   private stopped = false;
   private started = false;
   private readonly ctx: Ctx;
@@ -198,14 +199,19 @@ export class Controller {
         if (routed) this.guard(() => apply(this.ctx, routed));
       }
     });
-    this.schedulePrefetch();
+    this.prefetchWanted = true;
   }
 
-  /** After the key's frame is out, read the next slice if the viewport nears a loaded edge. */
-  private schedulePrefetch(): void {
-    if (this.prefetch !== null) this.timers.clearTimeout(this.prefetch);
-    this.prefetch = null;
-    if (this.stopped || this.state.view === null) return;
+  /**
+   * The host drew a frame (ink's onRender in src/tui/run.tsx and the bench). After
+   * a key's frame, read the next slice if the viewport nears a loaded edge: the
+   * read then costs idle time, not the next key's. A host that reports no frames
+   * (the tests' harness) gets no read-ahead; the keys still load what they need.
+   */
+  frameDrawn(): void {
+    if (!this.prefetchWanted || this.stopped) return;
+    this.prefetchWanted = false;
+    if (this.prefetch !== null || this.state.view === null) return;
     this.prefetch = this.timers.setTimeout(() => {
       this.prefetch = null;
       if (this.stopped) return;

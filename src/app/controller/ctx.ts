@@ -22,10 +22,10 @@ export const POLL_MS = 1_000;
  */
 export const LIVE_FULL_REFRESH_MS = 10_000;
 /**
- * The read-ahead at a conversation's loaded edges runs this long after a key:
- * after ink's frame (at most 60 a second), before a held key's next repeat.
+ * The read-ahead at a conversation's loaded edges runs this long after the
+ * frame of a key is drawn: the next macrotask, so a key already waiting goes first.
  */
-export const PREFETCH_DELAY_MS = 20;
+export const PREFETCH_DELAY_MS = 0;
 /** A status message stays this long, then the key hints come back. */
 export const STATUS_TTL_MS = 8_000;
 
