@@ -7,6 +7,14 @@
  * memory section). One collection a second after the last frame gives most of it
  * back (~160 MB), at a time nobody is waiting for a frame. (`--optimize-for-size`
  * got it to ~120 MB but made scrolling at 200x60 twice as slow: not used.)
+ *
+ * Also tried, not used (bench, memory and first sections, same-minute A/B runs):
+ * - `v8.setFlagsFromString('--max-semi-space-size=…')` at start: no effect, the
+ *   young generation is sized when the heap is created (new_space stays 32 MB);
+ * - `--max-semi-space-size=2` as a process flag (`#!/usr/bin/env -S node …`):
+ *   peak RSS of the walk 193-200 MB instead of 226-232, RSS after it 142-177
+ *   instead of 151-160 (no clear win), but the first frame 100-170 ms later
+ *   (more scavenges while the bundle loads).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -193,7 +193,10 @@ export async function runApp(flags: Flags): Promise<number> {
         stdout: out,
         stdin: process.stdin,
         ...RENDER_OPTIONS,
-        onRender: () => collector.activity(),
+        onRender: () => {
+          collector.activity();
+          controller.frameDrawn();
+        },
       });
     } catch (err) {
       finish(1, err);

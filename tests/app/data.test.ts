@@ -8,11 +8,20 @@ import { compressionChain } from '../../src/store/lineage.js';
 import { messagesAfter } from '../../src/store/messages.js';
 import { Store } from '../../src/store/store.js';
 import type { MsgWindow, WinItem } from '../../src/app/geometry/window.js';
+import { loadSnapshot } from '../helpers/oracle.js';
 import { makeStore } from './harness.js';
 
 const path = makeStore(60);
 const store = Store.open(path);
 afterAll(() => store.close());
+
+function delegateFrom(modelConfig: string | null): unknown {
+  try {
+    return (JSON.parse(modelConfig ?? '') as Record<string, unknown> | null)?._delegate_from;
+  } catch {
+    return undefined;
+  }
+}
 
 function ids(items: readonly WinItem[]): (number | string)[] {
   return items.map((it) => (it.kind === 'message' ? it.msg.id : `divider:${it.seg}`));
@@ -46,7 +55,33 @@ describe('data layer', () => {
     expect(r.rows).toHaveLength(10);
     expect(r.complete).toBe(false);
     for (const row of r.rows) expect(row.title).not.toMatch(/[\u0000-\u001f\u007f]/);
-    expect(r.hidden.total).toBeGreaterThanOrEqual(0);
+    // The counts the status line shows ("N hidden: …"), reckoned from the rows themselves:
+    // every root, by its first reason (archived, hidden, then its source, then a delegate
+    // marker: an orphaned tool run's, or any other).
+    const snap = loadSnapshot(path);
+    const want = {
+      archived: 0,
+      hidden: 0,
+      kanban: 0,
+      subagent: 0,
+      tool: 0,
+      delegate: 0,
+      orphaned: 0,
+    };
+    for (const s of snap.sessions.values()) {
+      const p = s.parent_session_id;
+      if (p !== null && p !== s.id && snap.sessions.has(p)) continue;
+      const from = delegateFrom(s.model_config);
+      if (s.archived === 1) want.archived++;
+      else if (s.hidden === 1) want.hidden++;
+      else if (s.source === 'kanban' || s.source === 'subagent' || s.source === 'tool')
+        want[s.source]++;
+      else if (from === '__orphaned__') want.orphaned++;
+      else if (from != null) want.delegate++;
+    }
+    const total = Object.values(want).reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(0);
+    expect(r.hidden).toEqual({ ...want, total });
   });
 
   it('reads a compression chain as one history, forward and backward, with dividers', () => {

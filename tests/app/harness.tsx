@@ -8,7 +8,7 @@ import React from 'react';
 import { act } from 'react';
 import { render } from 'ink-testing-library';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateStore } from '../../src/demo/generate.js';
 import { DEFAULT_NOW } from '../../src/demo/store.js';
@@ -62,6 +62,8 @@ export function generatedClock(): () => number {
 }
 
 export interface Harness {
+  /** The store file the app reads (a test that plays the agent writes here). */
+  path: string;
   controller: Controller;
   store: Store;
   copied: string[];
@@ -136,6 +138,7 @@ export async function startHarness(
     });
   };
   const h: Harness = {
+    path,
     controller,
     store,
     copied,
@@ -168,6 +171,35 @@ export async function startHarness(
     },
   };
   return h;
+}
+
+/**
+ * A private copy of a generated store, for a test that writes to it: the agent's
+ * writes in one test must not change what the next one sees.
+ */
+export function copyStore(path: string): string {
+  const to = join(mkdtempSync(join(tmpdir(), 'lookback-app-')), 'state.db');
+  for (const side of ['', '-wal'])
+    if (existsSync(path + side)) copyFileSync(path + side, to + side);
+  return to;
+}
+
+/**
+ * Runs one journey on a harness of its own and always closes it, so a failing
+ * test leaves nothing behind for the next one (and `it.only` works).
+ */
+export async function withHarness(
+  path: string,
+  size: Size,
+  journey: (h: Harness) => Promise<void>,
+  opts: Parameters<typeof startHarness>[2] = {},
+): Promise<void> {
+  const h = await startHarness(path, size, opts);
+  try {
+    await journey(h);
+  } finally {
+    await h.close();
+  }
 }
 
 /** Lines of the frame, for assertions about one pane's rows. */

@@ -386,7 +386,11 @@ async function mount(
     ...options,
     ...(config.maxFps !== undefined ? { maxFps: config.maxFps } : {}),
     ...(config.incrementalRendering ? { incrementalRendering: true } : {}),
-    onRender: ({ renderTime }) => inkTimes.push({ end: performance.now(), ms: renderTime }),
+    onRender: ({ renderTime }) => {
+      inkTimes.push({ end: performance.now(), ms: renderTime });
+      // As src/tui/run.tsx: the read-ahead runs after a key's frame.
+      controller.frameDrawn();
+    },
   });
   await waitUntil(() => out.frames.length > 0, 'the first frame');
   await waitUntil(() => controller.getState().recent.complete, 'the recent list');

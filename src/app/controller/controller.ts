@@ -17,9 +17,10 @@ import { QueryClient } from '../worker/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
 import { apply } from './commands.js';
-import { ensureEdges } from './conversation.js';
+import { ensureEdges, prefetchEdges } from './conversation.js';
 import {
   POLL_MS,
+  PREFETCH_DELAY_MS,
   STATUS_TTL_MS,
   realTimers,
   type ControllerOptions,
@@ -48,6 +49,8 @@ export class Controller {
   private indexing: { stop: () => void } | null = null;
   private lastProgressAt = 0;
   private firstPassDone = false;
+  private prefetch: unknown = null;
+  private prefetchWanted = false;
   private stopped = false;
   private started = false;
   private readonly ctx: Ctx;
@@ -223,6 +226,7 @@ export class Controller {
     if (this.ctx.search.debounce !== null) this.timers.clearTimeout(this.ctx.search.debounce);
     if (this.statusTimer !== null) this.timers.clearTimeout(this.statusTimer);
     if (this.ctx.preview.timer !== null) this.timers.clearTimeout(this.ctx.preview.timer);
+    if (this.prefetch !== null) this.timers.clearTimeout(this.prefetch);
     this.client.close();
   }
 
@@ -255,6 +259,24 @@ export class Controller {
         if (routed) this.guard(() => apply(this.ctx, routed));
       }
     });
+    this.prefetchWanted = true;
+  }
+
+  /**
+   * The host drew a frame (ink's onRender in src/tui/run.tsx and the bench). After
+   * a key's frame, read the next slice if the viewport nears a loaded edge: the
+   * read then costs idle time, not the next key's. A host that reports no frames
+   * (the tests' harness) gets no read-ahead; the keys still load what they need.
+   */
+  frameDrawn(): void {
+    if (!this.prefetchWanted || this.stopped) return;
+    this.prefetchWanted = false;
+    if (this.prefetch !== null || this.state.view === null) return;
+    this.prefetch = this.timers.setTimeout(() => {
+      this.prefetch = null;
+      if (this.stopped) return;
+      this.batch(() => this.guard(() => prefetchEdges(this.ctx)));
+    }, PREFETCH_DELAY_MS);
   }
 
   /** Called about once a second: has another connection (the agent) committed? */

@@ -75,6 +75,29 @@ function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
   ctx.setStatus(say.edge(dir));
 }
 
+/**
+ * Screens from a loaded edge at which the next slice is read ahead, after the
+ * frame. PgUp moves a screen, so by the time a key brings the viewport within a
+ * screen of the edge (where ensureEdges must read before drawing), the slice is
+ * already there: the 6-10 ms store page and layout leave the key's path
+ * (`npm run bench`, keys section, 200x60 PgUp/PgDn).
+ */
+export const PREFETCH_SCREENS = 3;
+
+/** One read ahead, if the viewport is within PREFETCH_SCREENS of an edge (called when idle). */
+export function prefetchEdges(ctx: Ctx): void {
+  const need = viewEdgeNeed(ctx.state, PREFETCH_SCREENS);
+  const v = ctx.state.view;
+  if (!need || !v) return;
+  const loaded = ctx.data.extend(v.win, need, SLICE_MESSAGES);
+  ctx.dispatch({
+    type: 'extendView',
+    side: need,
+    items: loaded.items,
+    reached: loaded.reached || loaded.items.length === 0,
+  });
+}
+
 /** Loads beyond a loaded edge while the viewport is within a screen of it. */
 export function ensureEdges(ctx: Ctx): void {
   for (let i = 0; i < MAX_EDGE_LOADS; i++) {

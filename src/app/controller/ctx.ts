@@ -22,6 +22,11 @@ export const POLL_MS = 1_000;
  * full refresh every second was the app's main cost to a busy agent.
  */
 export const LIVE_FULL_REFRESH_MS = 10_000;
+/**
+ * The read-ahead at a conversation's loaded edges runs this long after the
+ * frame of a key is drawn: the next macrotask, so a key already waiting goes first.
+ */
+export const PREFETCH_DELAY_MS = 0;
 /** A status message stays this long, then the key hints come back. */
 export const STATUS_TTL_MS = 8_000;
 

@@ -220,11 +220,18 @@ function focusInView(
 
 export type Edge = 'before' | 'after';
 
-/** Which loaded edge the viewport is within a screen of, when more lies beyond it. */
-export function edgeNeed(w: MsgWindow, measure: Measure, viewH: number): Edge | null {
+/**
+ * Which loaded edge the viewport is within `margin` lines of (a screen unless
+ * told), when more lies beyond it.
+ */
+export function edgeNeed(
+  w: MsgWindow,
+  measure: Measure,
+  viewH: number,
+  margin: number = viewH,
+): Edge | null {
   if (w.items.length === 0) return null;
   const g = geometry(w.items, measure);
-  const margin = viewH;
   if (!w.atStart && w.top < margin) return 'before';
   if (!w.atEnd && w.top + viewH > g.total - margin) return 'after';
   return null;

@@ -79,10 +79,11 @@ export function isMarked(s: AppState, ref: MarkRef): boolean {
 }
 
 /** Which loaded edge of the message view should be extended now, if any. */
-export function viewEdgeNeed(s: AppState): Edge | null {
+export function viewEdgeNeed(s: AppState, screens = 1): Edge | null {
   const v = s.view;
   if (!v) return null;
-  return edgeNeed(v.win, measureFor(s, v), viewHeight(s, v));
+  const h = viewHeight(s, v);
+  return edgeNeed(v.win, measureFor(s, v), h, h * screens);
 }
 
 /**
