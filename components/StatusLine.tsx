@@ -31,8 +31,11 @@ export function hiddenText(hidden: HiddenCounts | null, showHidden: boolean, roo
     [
       ['subagent', hidden.subagent],
       ['archived', hidden.archived],
+      ['hidden', hidden.hidden],
+      ['kanban', hidden.kanban],
       ['tool', hidden.tool],
       ['delegate', hidden.delegate],
+      ['orphaned', hidden.orphaned],
     ] as const
   )
     .filter(([, n]) => n > 0)
