@@ -345,3 +345,32 @@ describe('journey: Hermes alone (--agent hermes)', () => {
     }
   });
 });
+
+describe('journey: other agents on, but none of their histories on this machine', () => {
+  it('lists the Hermes store as it is, with no agent tags', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'lookback-agents-none-'));
+    const saved = process.env.HOME;
+    process.env.HOME = join(empty, 'home');
+    const app = await startHarness(makeStore(6), WIDE, {
+      agents: {
+        indexFile: join(empty, 'index', 'agents.db'),
+        agents: [...AGENTS],
+        indexWorker: resolve(import.meta.dirname, '../../dist/agents-worker.js'),
+        everyMs: 300,
+      },
+    });
+    try {
+      await app.waitFor(() => app.state().recent.rows.length > 0, 'Recent');
+      expect(app.state().recent.rows.every((r) => r.agent === undefined)).toBe(true);
+      expect(app.frame()).not.toMatch(/hermes /);
+      await app.press('/');
+      await app.type('billing');
+      await app.waitFor(() => app.state().results.items.length > 0, 'results');
+      expect(app.state().results.items.every((r) => r.agent === undefined)).toBe(true);
+    } finally {
+      await app.close();
+      process.env.HOME = saved;
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -104,6 +104,11 @@ export class AgentSource {
     return this.index.version();
   }
 
+  /** Whether the index holds any conversation: without one, the lists stay the Hermes store's, untagged. */
+  hasConversations(): boolean {
+    return this.recent(1, true).length > 0;
+  }
+
   recent(limit: number, all: boolean): SessionRow[] {
     return this.index.recent(limit, all).map(rowOf);
   }

@@ -94,6 +94,8 @@ export function mergedRecent(
   const h = loadRecent(store, limit, all, filters);
   if (!agents) return h;
   const ours = agents.recent(limit, all);
+  // No other agent's history on this machine: no tags, the list as before.
+  if (ours.length === 0 && !agents.hasConversations()) return h;
   const rows = [...h.rows.map((r) => ({ ...r, agent: 'hermes' })), ...ours]
     .sort((a, b) => b.lastActive - a.lastActive)
     .slice(0, limit);
@@ -115,7 +117,7 @@ export function mergedSearch(
   const h = withHermes
     ? searchResultItems(store, req.query, req.sort, req.roles, req.limit, req.filters)
     : { items: [], path: 'fts' as SearchPath, message: null };
-  if (!agents) return h;
+  if (!agents || !agents.hasConversations()) return h;
   const indexAgents = wanted ? (wanted.filter((a) => a !== 'hermes') as Agent[]) : undefined;
   const ours =
     indexAgents && indexAgents.length === 0
