@@ -60,7 +60,9 @@ export const say = {
 
   // Recent
   hidden: (shown: boolean) =>
-    shown ? 'showing hidden conversations' : 'hiding subagent, kanban, tool, archived and hidden conversations',
+    shown
+      ? 'showing hidden conversations'
+      : 'hiding subagent, kanban, tool, archived and hidden conversations',
   noBranches: 'no branches',
   branches: (n: number, title: string) => `${plural(n, 'branch', 'branches')} of ${title}`,
   storeChanged: (messages: number, sessions: number) =>
