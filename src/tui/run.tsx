@@ -37,6 +37,9 @@ import {
  * frames to 30 a second by default, which delays a held-down key's frame by up
  * to 34 ms (bench, j held in Recent at 120x40: p50 34 ms at 30 fps, 11 ms at 60).
  */
+/** Two frames at RENDER_OPTIONS.maxFps: long enough for ink's pending frame to be written. */
+const SUSPEND_AFTER_MS = 40;
+
 export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
 
 /** The conversation the app was on at exit: the open one, else the selected row's. */
@@ -172,13 +175,19 @@ export async function runApp(flags: Flags): Promise<number> {
         write: (path, text) => writeFileSync(path, text, { flag: 'wx' }),
       },
       suspend: (onContinue) =>
-        suspend({
-          modes,
-          setRawMode: (on) => process.stdin.setRawMode?.(on),
-          stop: stopSelf(),
-          // ink rewrites the whole frame on any change (no incremental rendering): the new status does it.
-          redraw: onContinue,
-        }),
+        // After ink's throttled frame for this key (maxFps 60) is out: a frame written
+        // once the alternate screen is left would stay on the shell's screen.
+        setTimeout(
+          () =>
+            suspend({
+              modes,
+              setRawMode: (on) => process.stdin.setRawMode?.(on),
+              stop: stopSelf(),
+              // ink rewrites the whole frame on any change (no incremental rendering): the new status does it.
+              redraw: onContinue,
+            }),
+          SUSPEND_AFTER_MS,
+        ),
     });
     uninstall = onAbnormalExit((reason) => {
       const code = exitCodeFor(reason);

@@ -137,4 +137,20 @@ describe.skipIf(!TMUX)(SUITE, () => {
     await term.waitFor('the shell', (s) => s.trimEnd().endsWith(PROMPT));
     expect(flags()).toBe('00');
   });
+
+  it('Ctrl-Z stops to the shell, fg brings the whole frame back, and q leaves the shell screen clean', async () => {
+    const term = await startApp('suspend');
+    term.key('j');
+    term.key('C-z');
+    const stopped = await term.waitFor('the shell after Ctrl-Z', (s) => /Stopped/.test(s));
+    expect(stopped).not.toContain('lookback · ');
+    term.run('fg');
+    const back = await term.waitFor('the frame again', appDrawn);
+    expectWholeFrame(back);
+    term.type('q');
+    const after = await term.waitFor('the shell', (s) => s.trimEnd().endsWith(PROMPT));
+    // Nothing the app drew stays on the shell's screen (a frame written outside the alternate screen would).
+    expect(after).not.toMatch(/[┌┐└┘│]/);
+    expect(after).not.toContain('lookback · ');
+  });
 });

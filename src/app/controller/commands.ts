@@ -169,7 +169,8 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   resume: (ctx) => resume(ctx),
   'app.suspend': (ctx) => {
     if (!ctx.o.suspend) return;
-    ctx.setStatus(say.suspended);
+    // No status line before the stop: a frame ink drew after the terminal left the
+    // alternate screen would stay on the shell's screen.
     // A new status line after SIGCONT also makes ink write the whole frame again.
     // A line that differs from every earlier one: the frame before the stop may never have been drawn.
     const n = ++ctx.suspends;

@@ -55,7 +55,6 @@ export const say = {
   resumeWhere: 'select or open a conversation to resume it',
   resuming: (display: string) => `resuming: ${display}`,
 
-  suspended: 'suspended · fg brings lookback back',
   continued: (n: number) => (n === 1 ? 'back from the shell' : `back from the shell (${n} times)`),
 
   // Recent
