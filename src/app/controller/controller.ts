@@ -19,6 +19,7 @@ import type { Action, AppState, StoreInfo } from '../state/types.js';
 import { apply } from './commands.js';
 import { ensureEdges, prefetchEdges } from './conversation.js';
 import {
+  INDEX_START_DELAY_MS,
   POLL_MS,
   PREFETCH_DELAY_MS,
   STATUS_TTL_MS,
@@ -47,6 +48,7 @@ export class Controller {
   private statusTimer: unknown = null;
   private poll: unknown = null;
   private indexing: { stop: () => void } | null = null;
+  private indexStart: unknown = null;
   private lastProgressAt = 0;
   private firstPassDone = false;
   private prefetch: unknown = null;
@@ -184,7 +186,10 @@ export class Controller {
     );
     this.poll = this.timers.setInterval(() => this.checkForChanges(), this.o.pollMs ?? POLL_MS);
     followSelection(this.ctx);
-    this.startIndexing();
+    this.indexStart = this.timers.setTimeout(() => {
+      this.indexStart = null;
+      if (!this.stopped) this.startIndexing();
+    }, INDEX_START_DELAY_MS);
   }
 
   /**
@@ -222,6 +227,7 @@ export class Controller {
     if (this.stopped) return;
     this.stopped = true;
     if (this.poll !== null) this.timers.clearInterval(this.poll);
+    if (this.indexStart !== null) this.timers.clearTimeout(this.indexStart);
     this.indexing?.stop();
     if (this.ctx.search.debounce !== null) this.timers.clearTimeout(this.ctx.search.debounce);
     if (this.statusTimer !== null) this.timers.clearTimeout(this.statusTimer);

@@ -23,6 +23,13 @@ export const POLL_MS = 1_000;
  */
 export const LIVE_FULL_REFRESH_MS = 10_000;
 /**
+ * The other agents' indexer starts this long after start: its worker thread loading
+ * beside the first frame cost that frame ~30 ms on 2 cores (npm run bench, first frame
+ * at 160x48: 352 vs 320 ms median with LOOKBACK_AGENTS=hermes).
+ */
+export const INDEX_START_DELAY_MS = 400;
+
+/**
  * The read-ahead at a conversation's loaded edges runs this long after the
  * frame of a key is drawn: the next macrotask, so a key already waiting goes first.
  */
