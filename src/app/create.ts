@@ -20,6 +20,8 @@ export interface CreateOptions extends Omit<
 > {
   /** An open store; the caller closes it. */
   store: Store;
+  /** The profiles on disk, for links naming another profile (the app reads no directories itself). */
+  profiles?: () => string[];
   /** The query worker's bundle (worker/client.ts findWorkerFile); null answers queries inline. */
   workerFile: string | null;
   /**
@@ -54,11 +56,12 @@ function indexerFor(a: NonNullable<CreateOptions['agents']>): BackgroundIndexer 
 }
 
 export function createController(o: CreateOptions): Controller {
-  const { store, workerFile, agents, ...rest } = o;
+  const { store, workerFile, agents, profiles, ...rest } = o;
   const on = agents && agents.agents.length > 0 ? agents : undefined;
   const data = new DataSource(
     store,
     on ? new AgentSource(new IndexReader(on.indexFile, on.agents)) : null,
+    profiles,
   );
   const indexer = on ? indexerFor(on) : undefined;
   const base = { ...rest, data, ...(indexer ? { indexer } : {}) };

@@ -10,6 +10,7 @@ import os from 'node:os';
 import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { Store } from '../store/store.js';
+import { allProfiles } from '../store/profiles.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
@@ -149,6 +150,7 @@ export async function runApp(flags: Flags): Promise<number> {
     const exportDir = process.env.LOOKBACK_EXPORT_DIR?.trim() || process.cwd();
     const controller = createController({
       store,
+      profiles: () => allProfiles().map((p) => p.name),
       workerFile: findWorkerFile(),
       copy: (text) => copyText(text, copyDeps),
       size: { cols: out.columns || 80, rows: out.rows || 24 },

@@ -89,6 +89,8 @@ export async function startHarness(
     home?: string;
     /** Opt in to the other agents' index (journeys stay on the Hermes store alone otherwise). */
     agents?: CreateOptions['agents'];
+    /** The profiles on disk, as src/tui/run.tsx lists them. */
+    profiles?: string[];
   } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend'>> = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
@@ -123,6 +125,7 @@ export async function startHarness(
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.suspend ? { suspend: opts.suspend } : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
+    ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

@@ -13,6 +13,7 @@ import type { MarkRef, ResultItem, SessionRow } from '../model.js';
 import { isAgentMessageId, splitAgentSession } from './agentIds.js';
 import type { AgentSource } from './agentSource.js';
 import { resolveAnchor } from './anchors.js';
+import { clean } from './rows.js';
 import { exportConversation, exportMarks, type ExportGroup } from './export.js';
 import {
   chainHits,
@@ -42,6 +43,8 @@ export class DataSource {
   constructor(
     readonly store: Store,
     readonly agents: AgentSource | null = null,
+    /** The profiles on disk (injected: src/app touches no files); absent, only this store's is known. */
+    readonly profiles: () => string[] = () => [store.profile],
   ) {}
 
   get profile(): string {
@@ -141,6 +144,7 @@ export class DataSource {
         ? { items: [row], message: null }
         : { items: [], message: `no ${anchor.agent} session ${anchor.sessionId} in the index` };
     }
+    if (anchor.kind === 'link' && anchor.profile !== this.profile) return this.otherProfile(anchor);
     const found = resolveAnchor(this.store, anchor);
     if (!this.agents) return found;
     const tagged = found.items.map((r) => ({ ...r, agent: 'hermes' }));
@@ -150,6 +154,28 @@ export class DataSource {
       if (ours.length > 0) return { items: [...tagged, ...ours], message: null };
     }
     return { items: tagged, message: found.message };
+  }
+
+  /**
+   * A link naming another profile: never this store's session of the same id
+   * (a different conversation, or none). The app does not open a second store
+   * yet, so it says which profile holds it and how to open that one.
+   */
+  private otherProfile(anchor: { profile: string; sessionId: string }): {
+    items: ResultItem[];
+    message: string;
+  } {
+    const name = clean(anchor.profile);
+    const names = this.profiles();
+    if (!names.includes(anchor.profile))
+      return {
+        items: [],
+        message: `no profile "${name}" (profiles: ${names.map(clean).join(', ')})`,
+      };
+    return {
+      items: [],
+      message: `profile ${name}'s link (this is ${clean(this.profile)}): lookback --profile ${name}`,
+    };
   }
 
   /** Another agent's native ids behind an app session (and message) id; null for Hermes. */
