@@ -13,7 +13,7 @@ import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { IDLE_CLOSE_MS } from '../../src/store/store.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { openStoreFiles } from '../helpers/fds.js';
-import { PROMPT, sleep, TMUX, Term } from '../helpers/tmux.js';
+import { PROMPT, sleep, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 
@@ -39,19 +39,7 @@ describe.skipIf(!TMUX)('a good neighbour in a real terminal (tmux)', () => {
     const past = new Date(Date.now() - 60_000);
     utimesSync(path, past, past);
     mkdirSync(join(dir, 'cache'));
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: dir,
-      XDG_CACHE_HOME: join(dir, 'cache'),
-      LOOKBACK_AGENTS: 'hermes',
-      HERMES_HOME: '',
-      LANG: 'C.UTF-8',
-      LC_ALL: 'C.UTF-8',
-      TERM: 'xterm-256color',
-      PS1: `${PROMPT} `,
-      HISTFILE: '/dev/null',
-      LB: BIN,
-    };
+    env = tmuxShellEnv(dir, BIN);
   });
 
   afterEach(() => {

@@ -12,7 +12,7 @@ import type { ResultItem } from '../../src/app/model.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { PROMPT, TMUX, Term } from '../helpers/tmux.js';
+import { PROMPT, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 const QUERY = 'billing';
@@ -54,18 +54,7 @@ describe.skipIf(!TMUX)(SUITE, () => {
       store.close();
     }
     expect(first).toBeDefined();
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: dir,
-      XDG_CACHE_HOME: join(dir, 'cache'),
-      HERMES_HOME: '',
-      LANG: 'C.UTF-8',
-      LC_ALL: 'C.UTF-8',
-      TERM: 'xterm-256color',
-      PS1: `${PROMPT} `,
-      HISTFILE: '/dev/null',
-      LB: BIN,
-    };
+    env = tmuxShellEnv(dir, BIN);
   });
 
   afterEach(() => {

@@ -18,7 +18,7 @@ import { contentText } from '../../src/store/content.js';
 import { sessionEdge } from '../../src/store/messages.js';
 import { Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { PROMPT, TMUX, Term } from '../helpers/tmux.js';
+import { PROMPT, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 const APP_COMMAND = 'CI=false node "$LB" --db state.db';
@@ -99,18 +99,7 @@ describe.skipIf(!TMUX)(SUITE, () => {
     } finally {
       store.close();
     }
-    shellEnv = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: dir,
-      XDG_CACHE_HOME: join(dir, 'cache'),
-      HERMES_HOME: '',
-      LANG: 'C.UTF-8',
-      LC_ALL: 'C.UTF-8',
-      TERM: 'xterm-256color',
-      PS1: `${PROMPT} `,
-      HISTFILE: '/dev/null',
-      LB: BIN,
-    };
+    shellEnv = tmuxShellEnv(dir, BIN);
   });
 
   afterEach(() => {

@@ -15,7 +15,7 @@ import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { displayWidth } from '../../src/text/width.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { MARKER, PROMPT, TMUX, Term } from '../helpers/tmux.js';
+import { MARKER, PROMPT, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 /** A word the generated store (seed 11) says in several conversations. */
@@ -126,20 +126,7 @@ describe.skipIf(!TMUX)(SUITE, () => {
       store.close();
     }
     expect(resultCount).toBeGreaterThan(1);
-    shellEnv = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: dir,
-      XDG_CACHE_HOME: join(dir, 'cache'),
-      // The Hermes journeys stay on the Hermes store alone (the app shows every agent by default).
-      LOOKBACK_AGENTS: 'hermes',
-      HERMES_HOME: '',
-      LANG: 'C.UTF-8',
-      LC_ALL: 'C.UTF-8',
-      TERM: 'xterm-256color',
-      PS1: `${PROMPT} `,
-      HISTFILE: '/dev/null',
-      LB: BIN,
-    };
+    shellEnv = tmuxShellEnv(dir, BIN);
   });
 
   afterEach(() => {

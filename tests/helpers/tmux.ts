@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** How long any one expected screen may take to appear. */
 export const POLL_TIMEOUT_MS = 10_000;
@@ -135,4 +136,25 @@ export class Term {
     }
     if (socketPath !== '') rmSync(socketPath, { force: true });
   }
+}
+
+/**
+ * The shell's environment for a real-terminal test: the test's temp dir as HOME (and
+ * its cache), no Hermes home, a UTF-8 locale, a known prompt, the bundle as $LB, and
+ * the Hermes store alone (the app shows every agent's history by default).
+ */
+export function shellEnv(home: string, bin: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CACHE_HOME: join(home, 'cache'),
+    LOOKBACK_AGENTS: 'hermes',
+    HERMES_HOME: '',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    PS1: `${PROMPT} `,
+    HISTFILE: '/dev/null',
+    LB: bin,
+  };
 }
