@@ -9,7 +9,7 @@ import { quoteAllTerms, likePattern, routeQuery, type Route } from '../store/que
 import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
-import { rankedPool } from './appReads.js';
+import { rankedPool, type AppConv, type AppMsg } from './appReads.js';
 import { FLAG, type Agent } from './model.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
@@ -31,38 +31,11 @@ const READ_TAIL = 10;
 /** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
 const QUIET_KINDS = `('injected', 'meta')`;
 
-interface MsgRow {
-  id: number;
-  conv_id: number;
-  ordinal: number;
-  anchor: string;
-  role: string;
-  kind: string;
-  text: string;
-  reasoning: string | null;
-  tool_name: string | null;
-  call_id: string | null;
-  tool_calls: string | null;
-  created_at: number | null;
-}
+/** A message row as the index holds it (the app reads the same rows). */
+type MsgRow = AppMsg;
 
-interface ConvRow {
-  id: number;
-  agent: Agent;
-  native_id: string;
-  parent_native_id: string | null;
-  parent_kind: string | null;
-  title: string | null;
-  cwd: string | null;
-  git_branch: string | null;
-  model: string | null;
-  source: string | null;
-  started_at: number | null;
-  last_active_at: number | null;
-  gone: number;
-  message_count: number;
-  preview: string | null;
-}
+/** A conversation row; the answers also name its git branch, which the app's rows leave out. */
+type ConvRow = AppConv & { git_branch: string | null };
 
 const secs = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
 /** The same ISO-8601 (UTC, seconds) `when` as Hermes answers. */
