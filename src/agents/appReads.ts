@@ -186,6 +186,25 @@ export class IndexReader {
     ).map((r) => r.ordinal);
   }
 
+  /**
+   * Ordinals of the shown messages of one conversation whose text, reasoning, tool
+   * name or tool calls contain `text` (find within the conversation, as for the
+   * Hermes store: a bounded substring scan, ASCII case folded by LIKE).
+   */
+  findOrdinals(convId: number, text: string, max: number): number[] {
+    const t = text.trim();
+    if (t === '') return [];
+    const p = likePattern(t);
+    const like = (col: string): string => `${col} LIKE ? ESCAPE '\\'`;
+    return (
+      (this.st(
+        `SELECT ordinal FROM messages WHERE conv_id = ? AND ${VISIBLE}
+           AND (${like('text')} OR ${like('reasoning')} OR ${like('tool_name')} OR ${like('tool_calls')})
+         ORDER BY ordinal LIMIT ?`,
+      )?.all(convId, p, p, p, p, max) ?? []) as { ordinal: number }[]
+    ).map((r) => r.ordinal);
+  }
+
   /** Ordinals of every hit of `query` in one conversation, in order (n/N). */
   hitOrdinals(convId: number, query: string, roles: readonly string[]): number[] {
     const route = routeQuery(query, { fts: true, trigram: true });

@@ -6,14 +6,11 @@
  * are found too, which the full-text index leaves out or tokenizes.
  */
 import type { Store } from './store.js';
+import { likePattern } from './query.js';
 import { visibleMessage } from './sqlParts.js';
 
 /** Rows a find returns at most (a word in every message of a 100k-message chain). */
 export const FIND_MAX = 10_000;
-
-function likeAny(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The content as text without the leading NUL of `\0json:` content (text functions stop at a NUL; blob ones do not). */
 const TEXT_OF_CONTENT = `(CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = x'00'
@@ -26,7 +23,7 @@ export function findInSessions(
 ): number[] {
   const t = text.trim();
   if (t === '' || sessionIds.length === 0) return [];
-  const p = likeAny(t);
+  const p = likePattern(t);
   // LIKE folds ASCII case only (SQLite's default); other scripts match as typed.
   const sql = `SELECT m.id FROM messages m
     WHERE m.session_id IN (SELECT value FROM json_each(?)) AND ${visibleMessage(store.layout, 'm')}

@@ -72,6 +72,15 @@ function indexRow<T>(sql: string, ...args: unknown[]): T {
   }
 }
 
+function indexRows<T>(sql: string, ...args: unknown[]): T[] {
+  const db = new Database(indexFile, { readonly: true });
+  try {
+    return db.prepare(sql).all(...args) as T[];
+  } finally {
+    db.close();
+  }
+}
+
 let h: Harness;
 
 beforeAll(async () => {
@@ -249,6 +258,48 @@ describe('journey: other agents beside Hermes', () => {
     await h.press(h.copied[3]!);
     await h.waitFor(() => h.state().results.items[0]?.kind === 'jump', 'jump row for resume');
     expect(h.state().results.items[0]!.sessionId).toBe(`claude:${IDS.claude}`);
+    await h.press(KEY.esc, KEY.esc);
+  });
+
+  it('finds within an agent conversation with /, walking n/N over messages that contain it', async () => {
+    const word = 'idempotency';
+    const holding = indexRows<{ ordinal: number; text: string }>(
+      `SELECT m.ordinal, m.text FROM messages m JOIN conversations c ON c.id = m.conv_id
+       WHERE c.agent = 'claude' AND c.native_id = ? AND m.kind NOT IN ('injected', 'meta')
+         AND lower(m.text || ' ' || ifnull(m.reasoning, '') || ' ' || ifnull(m.tool_calls, '')) LIKE ?
+       ORDER BY m.ordinal`,
+      IDS.claude,
+      `%${word}%`,
+    );
+    expect(holding.length).toBeGreaterThanOrEqual(2);
+    await search('checkout');
+    const at = h.state().results.items.findIndex((r) => r.sessionId === `claude:${IDS.claude}`);
+    await h.press(KEY.tab);
+    for (let i = 0; i < at; i++) await h.press('j');
+    await h.press(KEY.enter);
+    await h.waitFor(() => h.state().view !== null, 'the conversation opens');
+    await h.press('/');
+    expect(h.frame()).toContain('find in conversation:');
+    await h.type(word);
+    await h.press(KEY.enter);
+    await h.waitFor(() => (h.state().view?.find?.hits.length ?? 0) > 0, 'find hits');
+    const find = h.state().view!.find!;
+    expect(find.hits.map((id) => splitAgentMessageId(id).ordinal)).toEqual(
+      holding.map((r) => r.ordinal),
+    );
+    expect(h.frame()).toMatch(new RegExp(`“${word}” 1/${holding.length}`));
+    const first = splitAgentMessageId(focusedMessage(h.state().view!.win)!.id).ordinal;
+    expect(first).toBe(holding[0]!.ordinal);
+    expect(h.frame()).toContain(holding[0]!.text.split('\n')[0]!.slice(0, 40));
+    await h.press('n');
+    expect(splitAgentMessageId(focusedMessage(h.state().view!.win)!.id).ordinal).toBe(
+      holding[1]!.ordinal,
+    );
+    expect(h.frame()).toContain(holding[1]!.text.split('\n')[0]!.slice(0, 40));
+    await h.press('N');
+    expect(splitAgentMessageId(focusedMessage(h.state().view!.win)!.id).ordinal).toBe(first);
+    await h.press(KEY.esc);
+    expect(h.state().view!.find).toBeNull();
     await h.press(KEY.esc, KEY.esc);
   });
 

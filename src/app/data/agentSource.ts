@@ -275,6 +275,13 @@ export class AgentSource {
     return { items: this.items(c, msgs), reached: msgs.length < n };
   }
 
+  /** Messages of the conversation that contain `text` (find within it), in order. */
+  find(sessionId: string, text: string, max: number): number[] {
+    const c = this.conv(sessionId);
+    if (!c) return [];
+    return this.index.findOrdinals(c.id, text, max).map((o) => agentMessageId(c.id, o));
+  }
+
   hits(query: string, sessionId: string, roles: readonly string[]): number[] {
     const c = this.conv(sessionId);
     if (!c || query.trim() === '') return [];

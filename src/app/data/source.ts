@@ -5,7 +5,7 @@
  */
 import type { ParsedAnchor } from '../../anchors/parse.js';
 import { compressionChain, sessionMeta } from '../../store/lineage.js';
-import { findInSessions } from '../../store/find.js';
+import { FIND_MAX, findInSessions } from '../../store/find.js';
 import type { Store } from '../../store/store.js';
 import type { Filters } from '../../store/types.js';
 import type { MsgWindow } from '../geometry/window.js';
@@ -70,8 +70,7 @@ export class DataSource {
 
   /** Messages of a chain that contain `text` (find within the conversation), in order. */
   find(chain: readonly string[], text: string): number[] {
-    // Find reads the Hermes store; another agent's conversation has no matches to walk yet.
-    if (other(chain[0])) return [];
+    if (other(chain[0])) return this.agents?.find(chain[0]!, text, FIND_MAX) ?? [];
     return findInSessions(this.store, chain, text);
   }
 
