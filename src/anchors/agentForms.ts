@@ -26,21 +26,30 @@ export function agentScroll(ref: AgentRef): string {
   return `lookback scroll --agent ${arg(ref.agent)} ${arg(ref.sessionId)} ${arg(ref.anchor)}`;
 }
 
-/** The agent's own command to continue a conversation (AGENTS.md; none known for PraisonAI). */
-export function agentResume(agent: string, sessionId: string): string | null {
-  const id = arg(sessionId);
+/**
+ * The agent's own command to continue a conversation, as an argument vector
+ * (AGENTS.md; none known for PraisonAI). Claude Code, Gemini CLI and opencode
+ * look the session up under the project they are run in: run it in the
+ * conversation's working directory.
+ */
+export function agentResumeArgv(agent: string, sessionId: string): string[] | null {
   switch (agent) {
     case 'claude':
-      return `claude --resume ${id}`;
+      return ['claude', '--resume', sessionId];
     case 'codex':
-      return `codex resume ${id}`;
+      return ['codex', 'resume', sessionId];
     case 'gemini':
-      return `gemini --resume ${id}`;
+      return ['gemini', '--resume', sessionId];
     case 'opencode':
-      return `opencode --session ${id}`;
+      return ['opencode', '--session', sessionId];
     default:
       return null;
   }
+}
+
+/** The same command as text to paste in a shell. */
+export function agentResume(agent: string, sessionId: string): string | null {
+  return agentResumeArgv(agent, sessionId)?.map(arg).join(' ') ?? null;
 }
 
 function capped(text: string, max: number): string {

@@ -10,6 +10,7 @@
  * `hermes -p {profile} --resume {id}`; `{cwd}` is there for agents that need
  * to be told the directory.
  */
+import { agentResumeArgv } from '../anchors/agentForms.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
 export const RESUME_ENV = 'LOOKBACK_RESUME';
@@ -39,6 +40,8 @@ export type ResumePlan =
       argv: string[];
       /** The command as a person would type it, for the status line (not for a shell). */
       display: string;
+      /** Where to run it: set for agents that find the session by the project they run in. */
+      cwd?: string;
     }
   | { ok: false; error: string };
 
@@ -80,8 +83,10 @@ function shown(word: string): string {
 }
 
 /**
- * The argv that resumes `target`: the template from `env[LOOKBACK_RESUME]`,
- * else `configTemplate`, else Hermes' own form (only for Hermes histories).
+ * The argv that resumes `target`: another agent's own command (claude
+ * --resume, codex resume, …, run in the conversation's directory); for a
+ * Hermes history the template from `env[LOOKBACK_RESUME]`, else
+ * `configTemplate`, else Hermes' own form.
  * Each placeholder is replaced inside its word, so a value never splits
  * into several arguments.
  */
@@ -100,14 +105,16 @@ export function resumeCommand(
       ok: false,
       error: 'cannot resume: a session id "latest" means another session to hermes',
     };
+  const agent = (target.agent ?? 'hermes').toLowerCase();
+  // Another agent's own command; LOOKBACK_RESUME (with its {profile}) is for Hermes histories.
+  if (agent !== 'hermes') {
+    const argv = agentResumeArgv(agent, id);
+    if (!argv) return { ok: false, error: `no resume command known for ${sanitizeLine(agent)}` };
+    const cwd = target.cwd?.trim();
+    return { ok: true, argv, display: argv.map(shown).join(' '), ...(cwd ? { cwd } : {}) };
+  }
   const fromEnv = options.env?.[RESUME_ENV];
   const custom = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : options.configTemplate;
-  const agent = (target.agent ?? 'hermes').toLowerCase();
-  if ((custom === undefined || custom === null || custom.trim() === '') && agent !== 'hermes')
-    return {
-      ok: false,
-      error: `no resume command known for ${sanitizeLine(agent)}: set ${RESUME_ENV}, e.g. "${sanitizeLine(agent)} --resume {id}"`,
-    };
   const template =
     custom !== undefined && custom !== null && custom.trim() !== ''
       ? custom

@@ -7,15 +7,27 @@
  * (not Ctrl-Z: a stopped agent must stop the whole job, lookback included).
  */
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { sanitizeLine } from '../text/sanitize.js';
 
 export interface ChildLike {
   on(event: 'exit', fn: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
   on(event: 'error', fn: (err: Error) => void): unknown;
 }
 
-export type Spawner = (command: string, args: string[]) => ChildLike;
+export type Spawner = (command: string, args: string[], cwd?: string) => ChildLike;
 
-export const inheritSpawn: Spawner = (command, args) => spawn(command, args, { stdio: 'inherit' });
+export const inheritSpawn: Spawner = (command, args, cwd) =>
+  spawn(command, args, { stdio: 'inherit', ...(cwd ? { cwd } : {}) });
+
+/**
+ * Why an agent cannot be resumed in `cwd` (the directory is gone), checked before
+ * the app leaves so the conversation stays on screen; null when it can.
+ */
+export function cwdRefusal(cwd: string | undefined): string | null {
+  if (cwd === undefined || statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) return null;
+  return `cannot resume: ${sanitizeLine(cwd)} is not a directory any more`;
+}
 
 export interface HandOverDeps {
   /** Leaves the app: unmount, restore the terminal, close the store (in that order). */
@@ -28,7 +40,11 @@ export interface HandOverDeps {
 }
 
 /** Runs argv in the terminal after leaving the app; resolves with the exit code to leave with. */
-export function handOver(argv: readonly string[], deps: HandOverDeps): Promise<number> {
+export function handOver(
+  argv: readonly string[],
+  deps: HandOverDeps,
+  cwd?: string,
+): Promise<number> {
   const [command, ...args] = argv;
   deps.leave();
   if (command === undefined) {
@@ -46,7 +62,7 @@ export function handOver(argv: readonly string[], deps: HandOverDeps): Promise<n
     };
     let child: ChildLike;
     try {
-      child = deps.spawn(command, args);
+      child = deps.spawn(command, args, cwd);
     } catch (err) {
       deps.error(`lookback: cannot run ${command}: ${(err as Error)?.message ?? String(err)}`);
       return end(127);

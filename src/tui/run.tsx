@@ -23,7 +23,7 @@ import { link } from '../anchors/format.js';
 import { focusedMessage } from '../app/geometry/window.js';
 import { selectedRecent, selectedResult } from '../app/state/selectors.js';
 import type { AppState } from '../app/state/types.js';
-import { handOver, ignoreTerminalSignals, inheritSpawn } from './handover.js';
+import { cwdRefusal, handOver, ignoreTerminalSignals, inheritSpawn } from './handover.js';
 import {
   errorLine,
   exitCodeFor,
@@ -132,19 +132,25 @@ export async function runApp(flags: Flags): Promise<number> {
       resolve(code);
     };
     /** R: leave, hand the terminal to the agent, exit with its code. */
-    const resumeIn = (argv: string[]): void => {
+    const resumeIn = (argv: string[], cwd?: string): string | void => {
+      const refused = cwdRefusal(cwd);
+      if (refused) return refused;
       // After the key handler returns: ink is unmounted outside its own input callback.
       setImmediate(() => {
-        void handOver(argv, {
-          leave: () => {
-            leave();
-            process.stdin.setRawMode?.(false);
-            process.stdin.pause();
+        void handOver(
+          argv,
+          {
+            leave: () => {
+              leave();
+              process.stdin.setRawMode?.(false);
+              process.stdin.pause();
+            },
+            spawn: inheritSpawn,
+            ignoreSignals: () => ignoreTerminalSignals(),
+            error: (line) => process.stderr.write(`${line}\n`),
           },
-          spawn: inheritSpawn,
-          ignoreSignals: () => ignoreTerminalSignals(),
-          error: (line) => process.stderr.write(`${line}\n`),
-        }).then(resolve);
+          cwd,
+        ).then(resolve);
       });
     };
     const exportDir = process.env.LOOKBACK_EXPORT_DIR?.trim() || process.cwd();

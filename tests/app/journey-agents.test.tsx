@@ -82,6 +82,8 @@ function indexRows<T>(sql: string, ...args: unknown[]): T[] {
 }
 
 let h: Harness;
+/** What R asked the shell side to run, and where. */
+const resumed: { argv: string[]; cwd: string | undefined }[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lookback-agents-app-'));
@@ -106,6 +108,9 @@ beforeAll(async () => {
   process.env.HOME = home;
   h = await startHarness(makeStore(6), WIDE, {
     pollMs: 200,
+    resume: (argv, cwd) => void resumed.push({ argv, cwd }),
+    // A Hermes template: it must not replace another agent's own command.
+    env: { LOOKBACK_RESUME: 'hermes -p {profile} --resume {id}' },
     agents: {
       indexFile,
       agents: [...AGENTS],
@@ -261,7 +266,7 @@ describe('journey: other agents beside Hermes', () => {
     await h.press(KEY.esc, KEY.esc);
   });
 
-  it('finds within an agent conversation with /, walking n/N over messages that contain it', async () => {
+  it('finds within an agent conversation with / (n/N over messages that contain it), and R resumes it in its agent', async () => {
     const word = 'idempotency';
     const holding = indexRows<{ ordinal: number; text: string }>(
       `SELECT m.ordinal, m.text FROM messages m JOIN conversations c ON c.id = m.conv_id
@@ -300,6 +305,15 @@ describe('journey: other agents beside Hermes', () => {
     expect(splitAgentMessageId(focusedMessage(h.state().view!.win)!.id).ordinal).toBe(first);
     await h.press(KEY.esc);
     expect(h.state().view!.find).toBeNull();
+    // R resumes it in Claude Code, under its own id, in the project it ran in.
+    const cwd = indexRow<{ cwd: string }>(
+      `SELECT cwd FROM conversations WHERE agent = 'claude' AND native_id = ?`,
+      IDS.claude,
+    ).cwd;
+    expect(cwd).toBe('/home/ana/shop');
+    await h.press('R');
+    expect(resumed).toEqual([{ argv: ['claude', '--resume', IDS.claude], cwd }]);
+    expect(h.frame()).toContain(`claude --resume ${IDS.claude}`);
     await h.press(KEY.esc, KEY.esc);
   });
 

@@ -348,13 +348,13 @@ describe('export, resume, suspend', () => {
   it('R resumes the conversation: the agent argv, from LOOKBACK_RESUME when set', async () => {
     const b = readingStore();
     const runs: string[][] = [];
-    h = await startHarness(b.path, WIDE, { resume: (argv) => runs.push(argv), env: {} });
+    h = await startHarness(b.path, WIDE, { resume: (argv) => void runs.push(argv), env: {} });
     await openReading(h);
     await h.press('R');
     expect(runs).toEqual([['hermes', '-p', 'default', '--resume', b.sid]]);
     await h.close();
     h = await startHarness(b.path, WIDE, {
-      resume: (argv) => runs.push(argv),
+      resume: (argv) => void runs.push(argv),
       env: { LOOKBACK_RESUME: "myagent --resume {id} --dir '{cwd}'" },
     });
     await h.waitFor(() => h!.frame().includes('Pool leak'), 'Recent');

@@ -4,10 +4,13 @@
  * in the right order with its exit code, and what --print prints.
  */
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMouse } from '../../src/app/input/mouse.js';
 import { printMode, UsageError } from '../../src/cli/commands.js';
-import { handOver, type ChildLike } from '../../src/tui/handover.js';
+import { cwdRefusal, handOver, inheritSpawn, type ChildLike } from '../../src/tui/handover.js';
 import {
   ENTER_SEQUENCE,
   RESTORE_SEQUENCE,
@@ -117,6 +120,24 @@ describe('resume hands the terminal over', () => {
     child.emit('error', Object.assign(new Error('spawn no-such-agent ENOENT'), { code: 'ENOENT' }));
     expect(await done).toBe(127);
     expect(lines).toEqual(['lookback: cannot run no-such-agent: not found']);
+  });
+
+  it("runs another agent in the conversation's directory, and refuses one that is gone", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'lookback-resume-')));
+    const deps = {
+      leave: () => undefined,
+      ignoreSignals: () => () => undefined,
+      spawn: inheritSpawn,
+      error: () => undefined,
+    };
+    // A real child: exits 0 only when it runs in `dir`.
+    const check = ['sh', '-c', '[ "$(pwd -P)" = "$1" ]', 'sh', dir];
+    expect(await handOver(check, deps, dir)).toBe(0);
+    expect(await handOver(check, deps)).toBe(1);
+    expect(cwdRefusal(dir)).toBeNull();
+    expect(cwdRefusal(undefined)).toBeNull();
+    rmSync(dir, { recursive: true });
+    expect(cwdRefusal(dir)).toBe(`cannot resume: ${dir} is not a directory any more`);
   });
 });
 

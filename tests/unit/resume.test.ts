@@ -70,10 +70,36 @@ describe('resumeCommand', () => {
       ok: false,
       error: 'LOOKBACK_RESUME: unclosed " quote',
     });
-    expect(resumeCommand({ ...target, agent: 'codex' })).toEqual({
-      ok: false,
-      error: 'no resume command known for codex: set LOOKBACK_RESUME, e.g. "codex --resume {id}"',
+  });
+
+  it("resumes another agent's conversation with that agent's own command, in its directory", () => {
+    const cl = {
+      sessionId: '5f0c1111-2222-4333-8444-555566667777',
+      profile: 'work',
+      agent: 'claude',
+    };
+    expect(resumeCommand({ ...cl, cwd: '/home/ana/shop' })).toEqual({
+      ok: true,
+      argv: ['claude', '--resume', cl.sessionId],
+      display: `claude --resume ${cl.sessionId}`,
+      cwd: '/home/ana/shop',
     });
+    // LOOKBACK_RESUME is a Hermes template ({profile}); it never replaces another agent's command.
+    const env = { LOOKBACK_RESUME: 'hermes -p {profile} --resume {id}' };
+    expect(resumeCommand({ ...cl, agent: 'codex', cwd: null }, { env })).toEqual({
+      ok: true,
+      argv: ['codex', 'resume', cl.sessionId],
+      display: `codex resume ${cl.sessionId}`,
+    });
+    const g = resumeCommand({ ...cl, agent: 'gemini' });
+    expect(g.ok && g.argv).toEqual(['gemini', '--resume', cl.sessionId]);
+    const o = resumeCommand({ ...cl, agent: 'opencode', sessionId: 'ses_abc' });
+    expect(o.ok && o.argv).toEqual(['opencode', '--session', 'ses_abc']);
+    expect(resumeCommand({ ...cl, agent: 'praisonai' })).toEqual({
+      ok: false,
+      error: 'no resume command known for praisonai',
+    });
+    expect(resumeCommand({ ...cl, sessionId: '--help' }).ok).toBe(false);
   });
 });
 

@@ -105,10 +105,11 @@ export interface ControllerOptions {
   /** Export files; without it the export key says it is unavailable. */
   files?: ExportFiles;
   /**
-   * Leaves the app and runs `argv` with the terminal handed over (src/tui/run.tsx
-   * unmounts, restores the terminal, spawns, exits with its code).
+   * Leaves the app and runs `argv` (in `cwd` when given) with the terminal handed
+   * over (src/tui/run.tsx unmounts, restores the terminal, spawns, exits with its
+   * code). Returns a one-line reason instead when it cannot (the directory is gone).
    */
-  resume?: (argv: string[]) => void;
+  resume?: (argv: string[], cwd?: string) => string | void;
   /**
    * Ctrl-Z: stop to the shell and come back (src/tui/terminal.ts suspend);
    * `onContinue` runs after SIGCONT, with the terminal modes back.

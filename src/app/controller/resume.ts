@@ -4,6 +4,7 @@
  * (src/tui/run.tsx) leaves the app, hands the terminal over and exits with
  * the agent's exit code.
  */
+import { splitAgentSession } from '../data/agentIds.js';
 import { resumeCommand } from '../resume.js';
 import type { Ctx } from './ctx.js';
 import { target } from './copy.js';
@@ -29,11 +30,19 @@ export function resume(ctx: Ctx): void {
   if (!ctx.o.resume) return ctx.setStatus(say.resumeUnavailable, 'warn');
   const at = resumeSession(ctx);
   if (!at) return ctx.setStatus(say.resumeWhere);
+  // Another agent's conversation resumes in that agent, under its own id.
+  const other = splitAgentSession(at.sessionId);
   const plan = resumeCommand(
-    { sessionId: at.sessionId, profile: ctx.state.store.profile, cwd: at.cwd },
+    {
+      sessionId: other ? other.nativeId : at.sessionId,
+      profile: ctx.state.store.profile,
+      cwd: at.cwd,
+      ...(other ? { agent: other.agent } : {}),
+    },
     { env: ctx.o.env ?? {} },
   );
   if (!plan.ok) return ctx.setStatus(plan.error, 'error');
+  const refused = ctx.o.resume(plan.argv, plan.cwd);
+  if (typeof refused === 'string') return ctx.setStatus(refused, 'error');
   ctx.setStatus(say.resuming(plan.display));
-  ctx.o.resume(plan.argv);
 }

@@ -275,6 +275,11 @@ export class AgentSource {
     return { items: this.items(c, msgs), reached: msgs.length < n };
   }
 
+  /** The conversation's working directory, where its agent resumes it. */
+  cwdOf(sessionId: string): string | null {
+    return this.conv(sessionId)?.cwd ?? null;
+  }
+
   /** Messages of the conversation that contain `text` (find within it), in order. */
   find(sessionId: string, text: string, max: number): number[] {
     const c = this.conv(sessionId);

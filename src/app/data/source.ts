@@ -107,6 +107,7 @@ export class DataSource {
 
   /** The session's recorded working directory (for a resume template's {cwd}). */
   cwdOf(sessionId: string): string | null {
+    if (other(sessionId)) return this.agents?.cwdOf(sessionId) ?? null;
     return this.store.read(() => sessionMeta(this.store, sessionId)?.cwd ?? null);
   }
 
