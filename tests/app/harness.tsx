@@ -91,7 +91,7 @@ export async function startHarness(
     agents?: CreateOptions['agents'];
     /** The profiles on disk, as src/tui/run.tsx lists them. */
     profiles?: string[];
-  } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend'>> = {},
+  } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend' | 'demo'>> = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -124,6 +124,7 @@ export async function startHarness(
     ...(opts.resume ? { resume: opts.resume } : {}),
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.suspend ? { suspend: opts.suspend } : {}),
+    ...(opts.demo ? { demo: true } : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),
   });

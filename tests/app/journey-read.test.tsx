@@ -361,6 +361,13 @@ describe('export, resume, suspend', () => {
     // From Recent: the selected row.
     await h.press('R');
     expect(runs[1]).toEqual(['myagent', '--resume', b.sid, '--dir', '/work/pool']);
+    await h.close();
+    // The demo store was written by lookback, not an agent: nothing to resume in.
+    h = await startHarness(b.path, WIDE, { demo: true, resume: (argv) => void runs.push(argv) });
+    await openReading(h);
+    await h.press('R');
+    expect(runs).toHaveLength(2);
+    expect(h.frame()).toContain('the demo store has no agent to resume in');
   });
 
   it('Ctrl-Z suspends through the shell side and says so when back', async () => {

@@ -30,6 +30,8 @@ export function resume(ctx: Ctx): void {
   if (!ctx.o.resume) return ctx.setStatus(say.resumeUnavailable, 'warn');
   const at = resumeSession(ctx);
   if (!at) return ctx.setStatus(say.resumeWhere);
+  // The demo store's sessions were written by lookback: no Hermes knows them.
+  if (ctx.o.demo && !splitAgentSession(at.sessionId)) return ctx.setStatus(say.resumeDemo, 'warn');
   // Another agent's conversation resumes in that agent, under its own id.
   const other = splitAgentSession(at.sessionId);
   const plan = resumeCommand(

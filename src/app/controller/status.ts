@@ -52,6 +52,7 @@ export const say = {
   exported: (path: string) => `exported to ${path}`,
   exportFailed: (message: string) => `export failed: ${message}`,
   resumeUnavailable: 'resume is not available here',
+  resumeDemo: 'the demo store has no agent to resume in',
   resumeWhere: 'select or open a conversation to resume it',
   resuming: (display: string) => `resuming: ${display}`,
 
