@@ -2,27 +2,15 @@
  * Facts about whole conversations that the app shows beside a title: how many
  * messages it can show (the same count an opened window pages through), who
  * pinned it, when it was last read, how it ended, and its context (folder,
- * branch, model, tokens, cost). Columns that only newer layouts have are
- * detected once per store and read as NULL elsewhere.
+ * branch, model, tokens, cost). Columns that only newer layouts have read as
+ * NULL elsewhere.
  */
 import { activitySql, visibleMessage } from './sqlParts.js';
 import type { Store } from './store.js';
 
-const optionalCache = new WeakMap<Store, Set<string>>();
-
-/** Session columns of this store (read once: PRAGMA table_info costs a statement per call). */
-function sessionColumns(store: Store): Set<string> {
-  let cols = optionalCache.get(store);
-  if (!cols) {
-    const rows = store.stmt(`PRAGMA table_info(sessions)`).all() as { name: string }[];
-    cols = new Set(rows.map((r) => r.name));
-    optionalCache.set(store, cols);
-  }
-  return cols;
-}
-
+/** A session column, or NULL on layouts without it (the layout read its columns once). */
 function col(store: Store, name: string, alias = 's'): string {
-  return sessionColumns(store).has(name) ? `${alias}.${name}` : `NULL`;
+  return store.layout.sessionColumns.has(name) ? `${alias}.${name}` : `NULL`;
 }
 
 /** What the list needs of each conversation, by chain (oldest segment first). */
