@@ -91,11 +91,17 @@ export function viewEdgeNeed(s: AppState, screens = 1): Edge | null {
  * A line of filters alone filters Recent; one the filters cannot read shows Results,
  * where the line says what is wrong.
  */
+/** The last line listPane parsed: it runs on every reduce and render, the line changes far less often. */
+let lastLine: { text: string; pane: 'recent' | 'results' } | null = null;
+
 export function listPane(s: AppState): 'recent' | 'results' {
   const text = s.search.text;
   if (text.trim() === '') return 'recent';
-  const line = parseFilters(text);
-  return line.text.trim() === '' && !line.error ? 'recent' : 'results';
+  if (lastLine?.text !== text) {
+    const line = parseFilters(text);
+    lastLine = { text, pane: line.text.trim() === '' && !line.error ? 'recent' : 'results' };
+  }
+  return lastLine.pane;
 }
 
 /** The key of a Recent row's preview (the tip it opens) and of a result's (its own key). */
