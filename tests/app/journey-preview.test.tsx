@@ -424,6 +424,24 @@ describe('live: new conversations at the top', () => {
     expect(app.frame()).not.toContain('↑ 1 new');
     expect(listRows(app.frame()).some((l) => l.includes('another new conversation'))).toBe(true);
   });
+
+  it('H while scrolled down shows hidden rows without calling them new', async () => {
+    const app = await start(makeStore(40), { cols: 120, rows: 24 });
+    await app.waitFor(() => app.state().recent.complete, 'the full list');
+    const listed = app.state().recent.entries.length;
+    for (let k = 0; k < 50; k++) await app.press('j');
+    expect(app.state().recent.list.offset).toBeGreaterThan(0);
+    await app.press('H');
+    await app.waitFor(
+      () =>
+        app.state().showHidden &&
+        app.state().recent.complete &&
+        app.state().recent.entries.length > listed,
+      'hidden rows listed',
+    );
+    expect(app.state().recent.newAbove).toBe(0);
+    expect(app.frame()).not.toMatch(/↑ \d+ new/);
+  });
 });
 
 function buildStoreWriter(path: string, fill: (db: Db) => void): void {

@@ -15,11 +15,14 @@ export function reloadRecent(ctx: Ctx): void {
     ctx.state.showHidden,
     ctx.recent.filters,
   );
+  // A new listing: what the store gained before it is not "new" to this one.
+  ctx.recent.countsBeforeChange = null;
   ctx.dispatch({
     type: 'recentLoaded',
     rows: first.rows,
     complete: first.complete,
     hidden: first.hidden,
+    cause: 'relist',
   });
   if (!first.complete) requestRecent(ctx);
   else ctx.recent.gen++;
@@ -45,7 +48,13 @@ export function applyRecent(
 ): void {
   const before = ctx.recent.countsBeforeChange;
   ctx.recent.countsBeforeChange = null;
-  ctx.dispatch({ type: 'recentLoaded', rows, complete, hidden });
+  ctx.dispatch({
+    type: 'recentLoaded',
+    rows,
+    complete,
+    hidden,
+    ...(before ? { cause: 'grew' } : {}),
+  });
   if (before) {
     let fresh = 0;
     let sessions = 0;

@@ -147,8 +147,9 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
       // down, the rows stay where they were and the pane says "↑ N new".
       const atTop = s.recent.list.offset === 0;
       const list = atTop ? clampList({ ...kept, offset: 0 }, entries.length, cap) : kept;
-      let newAbove = atTop ? 0 : s.recent.newAbove;
-      if (!atTop && s.recent.loaded) {
+      // Only rows the store gained are new; a new listing (H, filters) starts the count afresh.
+      let newAbove = atTop || a.cause === 'relist' ? 0 : s.recent.newAbove;
+      if (!atTop && s.recent.loaded && a.cause === 'grew') {
         const before = new Set(s.recent.entries.map(key));
         for (let i = 0; i < list.offset && i < entries.length; i++)
           if (!before.has(key(entries[i]!))) newAbove++;

@@ -174,7 +174,14 @@ export type Action =
     }
   | { type: 'hitCounts'; generation: number; counts: Record<string, number> }
   | { type: 'clearResults' }
-  | { type: 'recentLoaded'; rows: SessionRow[]; complete: boolean; hidden?: HiddenCounts | null }
+  | {
+      type: 'recentLoaded';
+      rows: SessionRow[];
+      complete: boolean;
+      hidden?: HiddenCounts | null;
+      /** Why it was listed: the store grew (rows above the view are new), or a new listing (H, filters). */
+      cause?: 'grew' | 'relist';
+    }
   | { type: 'branchesLoaded'; rootId: string; rows: SessionRow[] }
   | { type: 'collapseBranches'; rootId: string }
   | { type: 'toggleHidden' }
