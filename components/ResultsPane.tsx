@@ -80,10 +80,11 @@ function title(p: ResultsPaneProps): string {
   if (p.query.trim() === '') return what;
   if (p.busy && p.items.length === 0) return `${what} · searching…`;
   const hit = p.items[0]?.kind === 'hit';
+  const unit = hit ? 'sessions' : 'matches';
   const n =
-    hit && p.total !== null && (p.total > p.items.length || p.capped)
-      ? `${formatCount(p.items.length)} of ${formatCount(p.total)}${p.capped ? '+' : ''} sessions`
-      : plural(p.items.length, hit ? 'session' : 'match', hit ? 'sessions' : 'matches');
+    p.total !== null && (p.total > p.items.length || p.capped)
+      ? `${formatCount(p.items.length)} of ${formatCount(p.total)}${p.capped ? '+' : ''} ${unit}`
+      : plural(p.items.length, hit ? 'session' : 'match', unit);
   return `${what}: ${n}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
 }
 

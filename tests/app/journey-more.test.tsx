@@ -147,6 +147,26 @@ describe('journeys: live store, paste, fuzzy, hidden, branches', () => {
   );
 
   it(
+    'says how many matched in all when fuzzy shows the best 100',
+    journey(
+      () => makeStore(160),
+      async (h) => {
+        await h.waitFor(() => h.state().recent.complete, 'the full list');
+        const rows = h.state().recent.rows;
+        // Every session id starts with its century ("20…"): every listed row matches by id.
+        const year = rows[0]!.sessionId.slice(0, 2);
+        expect(rows.length).toBeGreaterThan(100);
+        expect(rows.every((r) => r.sessionId.startsWith(year))).toBe(true);
+        await h.press(KEY.esc, '/', '\x06');
+        await h.type(year);
+        expect(h.state().results.items).toHaveLength(100);
+        expect(h.frame()).toContain(`Fuzzy: 100 of ${rows.length} matches`);
+        await h.press('\x06', KEY.esc, KEY.esc);
+      },
+    ),
+  );
+
+  it(
     'shows what is hidden and H lists it',
     journey(
       () => path,

@@ -100,7 +100,7 @@ function answerLine(ctx: Ctx): void {
   }
   if (s.search.mode === 'fuzzy') {
     const gen = ++ctx.search.gen;
-    const items = fuzzyResults(ctx.state.recent.rows, line.text);
+    const { items, total } = fuzzyResults(ctx.state.recent.rows, line.text);
     ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
     ctx.dispatch({
       type: 'resultsLoaded',
@@ -110,6 +110,7 @@ function answerLine(ctx: Ctx): void {
       path: null,
       message: items.length === 0 ? fuzzyHint(ctx, line) : null,
     });
+    ctx.dispatch({ type: 'resultsTotal', generation: gen, total, capped: false });
     return;
   }
   // Mark the list as searching now; ask after a pause in typing.
@@ -276,7 +277,7 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
             ? { excludingFilter: excludingChip(line, f.excludingFilter) }
             : {}),
           ...(f.prefixWouldMatch !== undefined ? { prefixWouldMatch: f.prefixWouldMatch } : {}),
-          fuzzyWouldMatch: fuzzyResults(ctx.state.recent.rows, line.text, 1).length > 0,
+          fuzzyWouldMatch: fuzzyResults(ctx.state.recent.rows, line.text, 1).total > 0,
         });
         ctx.dispatch({
           type: 'resultsLoaded',

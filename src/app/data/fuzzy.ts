@@ -43,20 +43,21 @@ function segmentsOf(target: string, indexes: readonly number[]): Segment[] {
   return out;
 }
 
+/** The best `limit` matches, and how many rows matched in all (for "100 of 312"). */
 export function fuzzyResults(
   rows: readonly SessionRow[],
   query: string,
   limit = FUZZY_LIMIT,
-): ResultItem[] {
+): { items: ResultItem[]; total: number } {
   const q = query.trim();
-  if (q === '') return [];
+  if (q === '') return { items: [], total: 0 };
   let targets = snapshots.get(rows);
   if (!targets) {
     targets = snap(rows);
     snapshots.set(rows, targets);
   }
   const found = fuzzysort.go(q, targets, { limit, threshold: FUZZY_THRESHOLD });
-  return found.map((res): ResultItem => {
+  const items = found.map((res): ResultItem => {
     const row = res.obj;
     let best = 0;
     for (let i = 1; i < KEYS.length; i++)
@@ -84,4 +85,5 @@ export function fuzzyResults(
       live: row.open,
     };
   });
+  return { items, total: found.total };
 }
