@@ -230,10 +230,6 @@ export function describeFilters(filters: Filters): string {
   return parts.join(' ');
 }
 
-export function hasFilters(filters: Filters): boolean {
-  return describeFilters(filters) !== '';
-}
-
 export type SearchMode = 'full-text' | 'fuzzy';
 
 export interface NoResultsContext {

@@ -62,11 +62,3 @@ export function lineageExcluder(store: Store, ids: readonly string[]): (root: st
   const roots = new Set(ids.slice(0, MAX_EXCLUDED).map((id) => rootOf(store, id.trim())));
   return (root) => roots.has(root);
 }
-
-/** Whether a conversation started in the [after, before) window. */
-export function inDateRange(f: Filters, startedAt: number): boolean {
-  return (
-    (f.after === undefined || startedAt >= f.after) &&
-    (f.before === undefined || startedAt < f.before)
-  );
-}

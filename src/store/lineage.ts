@@ -140,11 +140,6 @@ function compressionChainImpl(store: Store, id: string): string[] {
   return [...up, id, ...down];
 }
 
-function tipOfImpl(store: Store, id: string): string {
-  const chain = compressionChainImpl(store, id);
-  return chain[chain.length - 1] ?? id;
-}
-
 export type ChildKind = 'continuation' | 'branch' | 'delegate' | 'reset' | 'other';
 
 export interface Child {
@@ -180,8 +175,5 @@ function childrenOfImpl(store: Store, id: string): Child[] {
 
 export const sessionMeta = inRead(sessionMetaImpl);
 export const rootOf = inRead((store: Store, id: string) => rootResolver(store)(id));
-export const continuationChild = inRead(continuationChildImpl);
-export const continuationParent = inRead(continuationParentImpl);
 export const compressionChain = inRead(compressionChainImpl);
-export const tipOf = inRead(tipOfImpl);
 export const childrenOf = inRead(childrenOfImpl);

@@ -1,7 +1,6 @@
 import type { Layout } from './layout.js';
 
 /** Sources the agent hides from browse and search unless asked (STORE.md, August 2026 on). */
-export const HIDDEN_SOURCES = ['kanban', 'subagent', 'tool'] as const;
 export const HIDDEN_SOURCES_SQL = `('kanban', 'subagent', 'tool')`;
 /** Sources that stay searchable but rank below every interactive hit (the agent's cron demotion). */
 export const DEMOTED_SOURCES_SQL = `('cron')`;
@@ -60,14 +59,6 @@ export function liveMessage(layout: Layout, alias = 'm'): string {
 /** The displayed order of a message: `display_order` where the layout has it, else its id. */
 export function orderKey(layout: Layout, alias = 'm'): string {
   return layout.has.displayOrder ? `COALESCE(${alias}.display_order, ${alias}.id)` : `${alias}.id`;
-}
-
-/**
- * A compaction summary the agent inserts as a user message: never a title,
- * preview or bookend. SQL form, for previews (the legacy prefix too).
- */
-export function notCompactionSummary(alias = 'm'): string {
-  return `NOT (ltrim(${alias}.content) LIKE '[CONTEXT COMPACTION%' OR ltrim(${alias}.content) LIKE '[CONTEXT SUMMARY]:%')`;
 }
 
 /** A compression continuation of `p`: the agent's chain rule (no branch/delegate markers, not a tool run). */

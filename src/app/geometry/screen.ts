@@ -22,7 +22,6 @@ const CHROME_ROWS = 3;
 const BORDER_ROWS = 2;
 
 export type PaneId = 'recent' | 'results' | 'messages';
-export const PANES: readonly PaneId[] = ['recent', 'results', 'messages'];
 
 export interface Size {
   cols: number;
