@@ -18,6 +18,7 @@ import { useTerminalSize } from './useTerminalSize.js';
 import { CopyMenu } from './CopyMenu.js';
 import { Header } from './Header.js';
 import { HelpOverlay } from './HelpOverlay.js';
+import { InfoPanel } from './InfoPanel.js';
 import { LineView } from './Line.js';
 import { MessageWindow } from './MessageWindow.js';
 import { RecentPane } from './RecentPane.js';
@@ -145,6 +146,8 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         height={h}
       />
     );
+  else if (s.overlay?.kind === 'info')
+    body = <InfoPanel rows={s.overlay.rows} width={screen.cols} height={h} />;
   else {
     // One list under the search line: Recent while it is empty, Results otherwise.
     const list = listPane(s) === 'recent' ? recent : results;

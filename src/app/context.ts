@@ -1,10 +1,13 @@
 /**
  * The context of a conversation as words: folder, git branch, model, source,
  * messages, tokens, cost and status. The message pane's context line shows
- * what fits; `i` says all of it on the status line. Pure.
+ * what fits; `i` shows all of it, one fact a row (infoRows). Pure.
  */
+import { agentResume } from '../anchors/agentForms.js';
+import { link } from '../anchors/format.js';
 import type { ConversationContext } from '../store/facts.js';
-import { plural, tildePath } from '../text/format.js';
+import { age, clockTime, formatCount, plural, tildePath } from '../text/format.js';
+import { splitAgentSession } from './data/agentIds.js';
 import { statusOf, type ConversationStatus } from './conversationStatus.js';
 
 /** `1.2k`, `3.4M`: token counts in a few columns. */
@@ -37,9 +40,85 @@ export function contextParts(c: ConversationContext, now: number, home = ''): st
       `${shortTokens(c.inputTokens ?? 0)} in / ${shortTokens(c.outputTokens ?? 0)} out tokens`,
     );
   if (c.costUsd !== null) parts.push(`${c.costEstimated ? '~' : ''}$${c.costUsd.toFixed(2)}`);
-  const status = contextStatus(c, now);
-  parts.push(c.endReason && status !== 'live' ? `${status} (${c.endReason})` : status);
+  if (c.endKnown !== false) {
+    const status = contextStatus(c, now);
+    parts.push(c.endReason && status !== 'live' ? `${status} (${c.endReason})` : status);
+  }
   if (c.pinned) parts.push('pinned');
   if (c.lastReadAt !== null && c.lastActive > c.lastReadAt) parts.push('unread');
   return parts;
+}
+
+export interface InfoRow {
+  label: string;
+  value: string;
+}
+
+/**
+ * Everything known about an opened conversation, one fact a row, for the `i`
+ * panel: who and where (agent, profile, ids, link or resume command), then the
+ * context facts in full (what the context line cuts to fit). Values are as
+ * stored; the panel sanitizes them.
+ */
+export function infoRows(
+  v: { title: string; chain: readonly string[]; context: ConversationContext | null },
+  profile: string,
+  now: number,
+  home = '',
+): InfoRow[] {
+  const rows: InfoRow[] = [{ label: 'title', value: v.title }];
+  const root = v.chain[0] ?? '';
+  const tip = v.chain[v.chain.length - 1] ?? root;
+  const other = splitAgentSession(root);
+  if (other) {
+    rows.push({ label: 'agent', value: other.agent }, { label: 'session', value: other.nativeId });
+    const resume = agentResume(other.agent, other.nativeId);
+    if (resume) rows.push({ label: 'resume', value: resume });
+  } else {
+    rows.push({ label: 'agent', value: 'hermes' }, { label: 'profile', value: profile });
+    rows.push({ label: 'session', value: root });
+    if (v.chain.length > 1)
+      rows.push({ label: 'newest segment', value: `${tip} (${v.chain.length} segments)` });
+    rows.push({ label: 'link', value: link({ profile, sessionId: root }) });
+  }
+  const c = v.context;
+  if (!c) return rows;
+  if (c.cwd) rows.push({ label: 'folder', value: home ? tildePath(c.cwd, home) : c.cwd });
+  if (c.gitBranch) rows.push({ label: 'branch', value: c.gitBranch });
+  if (c.model) rows.push({ label: 'model', value: c.model });
+  if (c.source) rows.push({ label: 'source', value: c.source });
+  rows.push({ label: 'messages', value: formatCount(c.messages) });
+  if (c.inputTokens !== null || c.outputTokens !== null)
+    rows.push({
+      label: 'tokens',
+      value: `${formatCount(c.inputTokens ?? 0)} in / ${formatCount(c.outputTokens ?? 0)} out`,
+    });
+  if (c.costUsd !== null)
+    rows.push({
+      label: 'cost',
+      value: `$${c.costUsd.toFixed(4)}${c.costEstimated ? ' (estimated)' : ''}`,
+    });
+  rows.push({
+    label: 'started',
+    value: `${clockTime(c.startedAt)} (${age(c.startedAt, now)} ago)`,
+  });
+  rows.push({
+    label: 'last active',
+    value: `${clockTime(c.lastActive)} (${age(c.lastActive, now)} ago)`,
+  });
+  if (c.endKnown !== false) {
+    const status = contextStatus(c, now);
+    rows.push({
+      label: 'status',
+      value: c.endReason && status !== 'live' ? `${status} (${c.endReason})` : status,
+    });
+  }
+  if (c.endedAt !== null) rows.push({ label: 'ended', value: clockTime(c.endedAt) });
+  if (c.pinned) rows.push({ label: 'pinned', value: 'yes' });
+  if (c.lastReadAt !== null)
+    rows.push({
+      label: 'last read',
+      value: `${clockTime(c.lastReadAt)}${c.lastActive > c.lastReadAt ? ' (unread since)' : ''}`,
+    });
+  return rows;
 }

@@ -105,6 +105,8 @@ export interface ConversationContext {
   endReason: string | null;
   lastReadAt: number | null;
   pinned: boolean;
+  /** False where the history records no end (other agents' files): no status is claimed. */
+  endKnown?: boolean;
 }
 
 interface ContextRow {

@@ -305,6 +305,16 @@ describe('journey: other agents beside Hermes', () => {
     expect(splitAgentMessageId(focusedMessage(h.state().view!.win)!.id).ordinal).toBe(first);
     await h.press(KEY.esc);
     expect(h.state().view!.find).toBeNull();
+    // i: who and where, as the index has it.
+    await h.press('i');
+    const info = h.frame();
+    expect(info).toMatch(/│ agent +claude /);
+    expect(info).toMatch(new RegExp(`│ session +${IDS.claude} `));
+    expect(info).toMatch(new RegExp(`│ resume +claude --resume ${IDS.claude} `));
+    expect(info).toMatch(/│ folder +\/home\/ana\/shop /);
+    expect(info).not.toMatch(/│ link /);
+    await h.press(KEY.esc);
+    expect(h.state().overlay).toBeNull();
     // R resumes it in Claude Code, under its own id, in the project it ran in.
     const cwd = indexRow<{ cwd: string }>(
       `SELECT cwd FROM conversations WHERE agent = 'claude' AND native_id = ?`,

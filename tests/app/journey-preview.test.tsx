@@ -326,7 +326,7 @@ describe('markers, context, pinned, live and counts', () => {
     expect(previewText(app.frame())).toContain('● live');
   });
 
-  it('shows the context of a conversation as the store has it, and i says it all', async () => {
+  it('shows the context of a conversation as the store has it, and i shows it all', async () => {
     const path = buildStore(30, (db) => {
       const id = insertSession(db, {
         id: '20261118_000001_ctxaaa',
@@ -360,7 +360,30 @@ describe('markers, context, pinned, live and counts', () => {
     ].join(' · ');
     expect(previewText(app.frame())).toContain(expected.slice(0, 70));
     await app.press('i');
-    expect(lines(app.frame()).at(-1)).toContain(expected);
+    // The info panel: one fact a row, each as the store has it.
+    const panel = lines(app.frame());
+    const row = (label: string): string | undefined =>
+      panel.find((l) => new RegExp(`│ ${label} +\\S`).test(l));
+    const value = (label: string): string =>
+      (row(label) ?? '').replace(new RegExp(`^.*│ ${label} +`), '').replace(/ *│.*$/, '');
+    expect(panel.some((l) => l.includes('Conversation'))).toBe(true);
+    expect(value('title')).toBe('Context conversation');
+    expect(value('agent')).toBe('hermes');
+    expect(value('profile')).toBe('default');
+    expect(value('session')).toBe('20261118_000001_ctxaaa');
+    expect(value('link')).toBe('@session:default/20261118_000001_ctxaaa');
+    expect(value('folder')).toBe('/srv/projects/ledger');
+    expect(value('branch')).toBe('fix/proration');
+    expect(value('model')).toBe('anthropic/claude-sonnet-4');
+    expect(value('source')).toBe('tui');
+    expect(value('messages')).toBe('5');
+    expect(value('tokens')).toBe('12,345 in / 678 out');
+    expect(value('cost')).toBe('$0.4200');
+    expect(value('status')).toBe('complete (tui_shutdown)');
+    expect(value('started')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d \(1h ago\)$/);
+    await app.press('i');
+    expect(app.state().overlay).toBeNull();
+    expect(previewText(app.frame())).toContain(expected.slice(0, 70));
   });
 
   it('counts agree on a chain: the row, the context line and the opened conversation', async () => {

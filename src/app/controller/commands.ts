@@ -1,5 +1,5 @@
 /** Keys become commands (input/), and each command id has one handler here. */
-import { contextParts } from '../context.js';
+import { infoRows } from '../context.js';
 import { screenFor } from '../geometry/screen.js';
 import { viewMatchesSelection } from '../state/selectors.js';
 import { helpMaxScroll } from '../input/help.js';
@@ -159,8 +159,16 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   info: (ctx) => {
     const s = ctx.state;
     const v = viewMatchesSelection(s) ? s.view : null;
-    if (!v?.context) return ctx.setStatus(say.openFirst);
-    ctx.setStatus(contextParts(v.context, s.now).join(' · '));
+    if (!v) return ctx.setStatus(say.openFirst);
+    ctx.dispatch({
+      type: 'openInfo',
+      rows: infoRows(
+        { title: v.title, chain: v.win.chain, context: v.context },
+        s.store.profile,
+        s.now,
+        ctx.o.home ?? '',
+      ),
+    });
   },
   'msg.next': (ctx) => stepMessage(ctx, 1),
   'msg.prev': (ctx) => stepMessage(ctx, -1),

@@ -7,6 +7,7 @@
 import type { AppConv, AppHit, AppMsg, IndexReader } from '../../agents/appReads.js';
 import type { Agent } from '../../agents/model.js';
 import type { ToolCall } from '../../store/content.js';
+import type { ConversationContext } from '../../store/facts.js';
 import type { Message, Sort } from '../../store/types.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { OPEN_AFTER, OPEN_BEFORE, type MsgWindow, type WinItem } from '../geometry/window.js';
@@ -74,6 +75,29 @@ function rowOf(c: AppConv): SessionRow {
     branches: 0,
     depth: 0,
     agent: c.agent,
+  };
+}
+
+/** What the index knows of a conversation's context; its files record no end, cost or tokens. */
+function contextOf(c: AppConv, messages: number): ConversationContext {
+  const opt = (x: string | null): string | null => (x === null ? null : clean(x) || null);
+  return {
+    cwd: opt(c.cwd),
+    gitBranch: null,
+    model: opt(c.model),
+    source: clean(c.source) || c.agent,
+    messages,
+    inputTokens: null,
+    outputTokens: null,
+    costUsd: null,
+    costEstimated: false,
+    startedAt: secs(c.started_at),
+    lastActive: secs(c.last_active_at ?? c.started_at),
+    endedAt: null,
+    endReason: null,
+    lastReadAt: null,
+    pinned: false,
+    endKnown: false,
   };
 }
 
@@ -175,7 +199,7 @@ export class AgentSource {
       focusIndex: shape.focusIndex,
       placement: shape.placement,
       // The folder, branch and model facts come from the Hermes store's columns.
-      context: null,
+      context: contextOf(c, this.index.countVisible(c.id)),
       title: titleOf(c).title,
       source: clean(c.source) || c.agent,
       live: false,

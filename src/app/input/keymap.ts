@@ -250,7 +250,7 @@ export const COMMANDS: readonly Command[] = [
   {
     id: 'info',
     keys: [ch('i')],
-    description: 'Context: folder, branch, model, messages, tokens, cost, status',
+    description: 'Info: ids, link, folder, branch, model, messages, tokens, cost, status',
     section: 'Messages',
     hint: 'info',
   },

@@ -63,6 +63,18 @@ function routeHelp(input: string, key: KeyLike): Routed | null {
   return null;
 }
 
+/** The info panel: i, Esc, Enter or q close it. */
+function routeInfo(input: string, key: KeyLike): Routed | null {
+  if (
+    matches('info', input, key) ||
+    matches('back', input, key) ||
+    matches('open', input, key) ||
+    input === 'q'
+  )
+    return { kind: 'closeOverlay' };
+  return null;
+}
+
 function routeCopyMenu(input: string, key: KeyLike): Routed | null {
   if (matches('nav.down', input, key)) return { kind: 'menu', action: 'move', dir: 1 };
   if (matches('nav.up', input, key)) return { kind: 'menu', action: 'move', dir: -1 };
@@ -132,6 +144,7 @@ export function route(s: AppState, input: string, key: KeyLike): Routed | null {
   if (key.ctrl && input === 'z') return { kind: 'command', command: 'app.suspend' };
   if (s.overlay?.kind === 'help') return routeHelp(input, key);
   if (s.overlay?.kind === 'copy') return routeCopyMenu(input, key);
+  if (s.overlay?.kind === 'info') return routeInfo(input, key);
   if (s.findLine !== null) return routeFind(input, key);
   if (s.typing) return routeTyping(input, key);
   const text = typedText(input, key);

@@ -150,6 +150,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'openHelp':
     case 'helpScroll':
     case 'openCopyMenu':
+    case 'openInfo':
     case 'menuMove':
     case 'closeOverlay':
     case 'status':

@@ -21,6 +21,7 @@ import type {
 } from '../model.js';
 import type { PaneId, Size } from '../geometry/screen.js';
 import type { Edge, MsgWindow, WinItem } from '../geometry/window.js';
+import type { InfoRow } from '../context.js';
 
 export interface MessageView {
   /** The list row this view shows (selectors.ts previewKey): the preview follows the selection by it. */
@@ -60,7 +61,9 @@ export interface FindResult {
 export type Overlay =
   | { kind: 'help'; scroll: number }
   /** The copy menu, or (menu 'export') the export menu: same list, Enter or a digit chooses. */
-  | { kind: 'copy'; options: CopyOption[]; selected: number; menu?: 'copy' | 'export' };
+  | { kind: 'copy'; options: CopyOption[]; selected: number; menu?: 'copy' | 'export' }
+  /** `i`: everything known about the open conversation, one fact a row. */
+  | { kind: 'info'; rows: readonly InfoRow[] };
 
 export interface SearchState {
   /** The whole search line: free query and filter chips. */
@@ -208,6 +211,7 @@ export type Action =
   | { type: 'clearMarks' }
   | { type: 'openHelp' }
   | { type: 'helpScroll'; delta: number }
+  | { type: 'openInfo'; rows: readonly InfoRow[] }
   | { type: 'openCopyMenu'; options: CopyOption[]; menu?: 'copy' | 'export' }
   | { type: 'menuMove'; dir: 1 | -1 }
   | { type: 'closeOverlay' }
@@ -284,6 +288,7 @@ export type UiAction = Extract<
       | 'openHelp'
       | 'helpScroll'
       | 'openCopyMenu'
+      | 'openInfo'
       | 'menuMove'
       | 'closeOverlay'
       | 'status'

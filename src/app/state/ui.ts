@@ -126,6 +126,8 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
       return s.overlay?.kind === 'help'
         ? { ...s, overlay: { kind: 'help', scroll: Math.max(0, s.overlay.scroll + a.delta) } }
         : s;
+    case 'openInfo':
+      return { ...s, overlay: { kind: 'info', rows: a.rows } };
     case 'openCopyMenu':
       return {
         ...s,
