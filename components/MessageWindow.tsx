@@ -153,7 +153,8 @@ function MessageWindowView(p: MessageWindowProps): React.JSX.Element {
   const ago = lastAt !== null ? age(lastAt, p.now) : '';
   const when = ago === '' ? '' : ago === 'now' ? ' · now' : ` · ${ago} ago`;
   // Live only while the agent is active (an unended session silent for long is interrupted).
-  const live = isLive(v.live, v.context?.lastActive ?? lastAt ?? 0, p.now);
+  // The context was read at open; a message written since is newer activity.
+  const live = isLive(v.live, Math.max(v.context?.lastActive ?? 0, lastAt ?? 0), p.now);
   const title = `${v.title} · ${v.source}${when}${live ? ` · ${glyph.live} live` : ''}`;
   return (
     <Pane

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/model.js';
+import { isLive } from '../../src/app/conversationStatus.js';
 import { splitAgentMessageId } from '../../src/app/data/agentIds.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import { IDS, buildHome } from '../agents/samples.js';
@@ -365,6 +366,15 @@ describe('journey: other agents beside Hermes', () => {
     const delay = Date.now() - t0;
     console.log(`new message on screen after ${delay} ms`);
     expect(delay).toBeLessThan(15_000);
+    // Written just now: live (its files record no end; a recent write is what live means here).
+    await h.waitFor(() => h.frame().includes('● live'), 'the live marker');
+    expect(h.state().view!.live).toBe(true);
+    const row = h.state().recent.rows.find((r) => r.sessionId === `claude:${LONG_ID}`)!;
+    expect(row.open).toBe(true);
+    expect(isLive(row.open, row.lastActive, Date.now() / 1000)).toBe(true);
+    // Last written months ago: not live.
+    const older = h.state().recent.rows.find((r) => r.agent === 'codex')!;
+    expect(isLive(older.open, older.lastActive, Date.now() / 1000)).toBe(false);
   });
 });
 

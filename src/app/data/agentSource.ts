@@ -65,8 +65,8 @@ function rowOf(c: AppConv): SessionRow {
     lastActive: secs(c.last_active_at ?? c.started_at),
     messageCount: c.message_count,
     chainLength: 1,
-    // The index keeps no end of a conversation: never shown live (following a growing file still works).
-    open: false,
+    // No end is recorded: "live" is a file still there and written within the live window.
+    open: c.gone === 0,
     endedAt: null,
     endReason: null,
     pinned: false,
@@ -116,7 +116,7 @@ function hitItem(h: AppHit, terms: readonly string[]): ResultItem {
     messageId: id,
     matchedRole: clean(h.msg.role),
     snippet: snippetSegments(h.snippet, terms),
-    live: false,
+    live: h.conv.gone === 0,
     agent: h.conv.agent,
   };
 }
@@ -198,11 +198,10 @@ export class AgentSource {
       },
       focusIndex: shape.focusIndex,
       placement: shape.placement,
-      // The folder, branch and model facts come from the Hermes store's columns.
       context: contextOf(c, this.index.countVisible(c.id)),
       title: titleOf(c).title,
       source: clean(c.source) || c.agent,
-      live: false,
+      live: c.gone === 0,
       bookStart: head ? toMessage(c, head) : null,
       bookEnd: tail ? toMessage(c, tail) : null,
       note: null,
@@ -358,9 +357,10 @@ export class AgentSource {
     const total = this.index.countVisible(c.id);
     const tail = [...this.index.before(c.id, Number.MAX_SAFE_INTEGER, 20)].reverse().find(hasText);
     const bookEnd = tail ? toMessage(c, tail) : null;
-    if (!win.atEnd) return { chain: null, total, items: [], live: false, bookEnd };
+    const live = c.gone === 0;
+    if (!win.atEnd) return { chain: null, total, items: [], live, bookEnd };
     const loadedMore = this.extend(win, 'after', OPEN_AFTER);
-    return { chain: null, total, items: loadedMore.items, live: false, bookEnd };
+    return { chain: null, total, items: loadedMore.items, live, bookEnd };
   }
 
   /** Jump rows for a pasted agent anchor or session id. */
@@ -379,7 +379,7 @@ export class AgentSource {
       messageId,
       matchedRole: null,
       snippet: [{ text: `${clean(c.native_id)} · ${clean(note)}`, hit: false }],
-      live: false,
+      live: c.gone === 0,
       note: clean(note),
       agent: c.agent,
     };
