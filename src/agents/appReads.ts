@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
 import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
-import { AGENTS, FLAG, type Agent } from './model.js';
+import { AGENTS, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
 
-/** Quiet rows (injected context, bookkeeping) stay out of the app as out of default answers. */
-const VISIBLE = `flags & ${FLAG.copied} = 0 AND kind NOT IN ('injected', 'meta')`;
+/** Quiet rows (injected context, bookkeeping), copies and abandoned branches stay out of the app as out of default answers. */
+const VISIBLE = `flags & ${OUT_OF_TRANSCRIPT} = 0 AND kind NOT IN ('injected', 'meta')`;
 
 export interface AppConv {
   id: number;
@@ -254,7 +254,7 @@ export class IndexReader {
       agents.length === AGENTS.length
         ? ''
         : `AND +m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${inList(agents)})`;
-    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.flags & ${FLAG.copied} = 0 AND m.kind NOT IN ('injected', 'meta') ${convFilter}`;
+    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.flags & ${OUT_OF_TRANSCRIPT} = 0 AND m.kind NOT IN ('injected', 'meta') ${convFilter}`;
     type Row = { id: number; conv_id: number };
     const pick = (rows: Row[], seen: Map<number, number>): void => {
       for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);

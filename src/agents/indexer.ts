@@ -16,7 +16,15 @@ import {
 } from './discover.js';
 import { applyCodexTitles } from './codexTitles.js';
 import { parseRecord, readLines } from './lines.js';
-import { AGENTS, FLAG, Problems, type Agent, type ConvPatch, type Msg } from './model.js';
+import {
+  AGENTS,
+  FLAG,
+  OUT_OF_TRANSCRIPT,
+  Problems,
+  type Agent,
+  type ConvPatch,
+  type Msg,
+} from './model.js';
 import { claudeParser } from './parsers/claude.js';
 import { codexParser } from './parsers/codex.js';
 import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
@@ -27,7 +35,8 @@ import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 
 /** A new version re-parses every file of that agent from the start. */
 export const PARSER_VERSION: Record<Agent, number> = {
-  claude: 1,
+  // 2: live branch and inactive branches; copies in resumed files.
+  claude: 2,
   codex: 1,
   gemini: 1,
   opencode: 1,
@@ -234,9 +243,9 @@ class Writer {
       ),
       stats: db.prepare(
         `UPDATE conversations SET
-           message_count = (SELECT count(*) FROM messages WHERE conv_id = @id AND flags & ${FLAG.copied} = 0),
+           message_count = (SELECT count(*) FROM messages WHERE conv_id = @id AND flags & ${OUT_OF_TRANSCRIPT} = 0),
            preview = (SELECT substr(text, 1, 200) FROM messages WHERE conv_id = @id AND role = 'user' AND kind = 'text'
-                      AND flags & ${FLAG.copied} = 0 ORDER BY ordinal LIMIT 1)
+                      AND flags & ${OUT_OF_TRANSCRIPT} = 0 ORDER BY ordinal LIMIT 1)
          WHERE id = @id`,
       ),
       fileUpsert: db.prepare(
@@ -252,7 +261,42 @@ class Writer {
       maxOrdinal: db.prepare(
         `SELECT ifnull(max(ordinal) + 1, 0) AS n FROM messages WHERE conv_id = ?`,
       ),
+      convId: db.prepare(`SELECT id FROM conversations WHERE agent = ? AND native_id = ?`),
+      copiedFrom: db.prepare(
+        `SELECT j.value FROM conversations c, json_each(c.extra, '$.copied_from') j WHERE c.id = ?`,
+      ),
+      copiers: db.prepare(
+        `SELECT c.id FROM conversations c WHERE c.agent = ? AND c.id <> @id AND instr(c.extra, @quoted) > 0
+           AND EXISTS (SELECT 1 FROM json_each(c.extra, '$.copied_from') j WHERE j.value = @native)`,
+      ),
+      flagCopies: db.prepare(
+        `UPDATE messages SET flags = flags | ${FLAG.copied}
+         WHERE conv_id = @copy AND flags & ${FLAG.copied} = 0
+           AND anchor IN (SELECT anchor FROM messages WHERE conv_id = @home AND flags & ${FLAG.copied} = 0)`,
+      ),
     };
+  }
+
+  /**
+   * A resumed Claude file starts with the lines of the session it resumed, same
+   * uuids (AGENTS.md §1.4): those rows are flagged `copied` while the session they
+   * came from holds them, so one conversation's messages are never shown twice.
+   * Runs from both sides, so the order files are indexed in does not matter; a
+   * copy whose original was never indexed (pruned first) stays the only copy.
+   */
+  linkCopies(agent: Agent, convId: number, nativeId: string): void {
+    for (const { value } of this.s.copiedFrom.all(convId) as { value: unknown }[]) {
+      const home = this.s.convId.get(agent, String(value)) as { id: number } | undefined;
+      if (home && this.s.flagCopies.run({ copy: convId, home: home.id }).changes > 0)
+        this.touched.add(convId);
+    }
+    const copiers = this.s.copiers.all(agent, {
+      id: convId,
+      quoted: JSON.stringify(nativeId),
+      native: nativeId,
+    }) as { id: number }[];
+    for (const { id } of copiers)
+      if (this.s.flagCopies.run({ copy: id, home: convId }).changes > 0) this.touched.add(id);
   }
 
   /** Merges a parse's session fields into the stored conversation; returns its id. */
@@ -501,6 +545,7 @@ function write(writer: Writer, p: Parsed): void {
   const convId = writer.conversation(p.file.agent, result.conv, p.file.path);
   const next = p.full ? 0 : writer.nextOrdinal(convId);
   const after = writer.messages(convId, result.messages, p.full, next);
+  if (p.file.agent === 'claude') writer.linkCopies('claude', convId, result.conv.native_id);
   writer.file(p, convId, after);
 }
 

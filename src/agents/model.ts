@@ -27,6 +27,13 @@ export const FLAG = {
   copied: 32,
 } as const;
 
+/**
+ * Rows kept out of a transcript (`read`, the context around a hit, the app's
+ * pane): a copy of another conversation's lines, and an abandoned branch. An
+ * abandoned branch stays a search hit (rule 8); a copy never is.
+ */
+export const OUT_OF_TRANSCRIPT = FLAG.copied | FLAG.inactiveBranch;
+
 /** A tool call in the Hermes message shape, so JSON answers look alike. */
 export interface ToolCall {
   id: string;
@@ -53,6 +60,12 @@ export interface Msg {
   flags: number;
   /** Length before the cap (rule 6). */
   original_len: number;
+  /**
+   * Not stored: the session this row's line was copied from (a Claude file
+   * resumed from another session starts with that session's lines, same uuids).
+   * The indexer flags the row `copied` while that session holds the anchor.
+   */
+  home?: string | null;
 }
 
 /** Session fields a parse found; null/undefined fields leave the stored value alone. */

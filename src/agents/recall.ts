@@ -10,7 +10,7 @@ import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
 import { rankedPool, type AppConv, type AppMsg } from './appReads.js';
-import { FLAG, type Agent } from './model.js';
+import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -135,7 +135,8 @@ function hits(
   const roles = JSON.stringify(opts.roles ?? ['user', 'assistant']);
   const where = [
     `m.role IN (SELECT value FROM json_each(?))`,
-    `m.flags & ${FLAG.copied} = 0`,
+    // A copy is never a hit; an abandoned branch is one only with --all, like quiet rows.
+    opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
     opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
     // `+` keeps the planner on the rowid order (through messages_order it sorted every row first).
     `+m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
@@ -282,8 +283,9 @@ function snippet(
   return row?.s ?? '';
 }
 
+/** Rows of a transcript: never a copy or an abandoned branch (the hit itself is always shown). */
 function visible(all: boolean): string {
-  return `flags & ${FLAG.copied} = 0${all ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
+  return `flags & ${OUT_OF_TRANSCRIPT} = 0${all ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
 }
 
 interface Slice {
@@ -389,13 +391,13 @@ export function readAgentsJson(
   const total = (
     stmt(
       db,
-      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0`,
+      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${OUT_OF_TRANSCRIPT} = 0`,
     ).get(c.id) as { n: number }
   ).n;
   const edge = (dir: string, n: number) =>
     stmt(
       db,
-      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${FLAG.copied} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${OUT_OF_TRANSCRIPT} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
     ).all(c.id, n) as MsgRow[];
   const truncated = total > READ_SMALL;
   const messages = truncated

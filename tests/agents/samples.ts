@@ -109,7 +109,8 @@ export function claudeFiles(home: string): void {
         subtype: 'compact_boundary',
         uuid: 'c-1',
         parentUuid: null,
-        logicalParentUuid: 'u-2',
+        // The last entry before the compaction, as Claude Code links it.
+        logicalParentUuid: 'u-meta',
         ...base,
         content: 'Conversation compacted',
         compactMetadata: { trigger: 'auto', preTokens: 168000 },

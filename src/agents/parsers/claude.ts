@@ -3,6 +3,14 @@
  * Streaming chunks of one reply (same `message.id`) merge into one message anchored
  * on the first chunk's `uuid`; tool results become `tool` rows; compaction leaves a
  * boundary row and a summary row; subagent files are their own conversations.
+ *
+ * Entries form a tree by `uuid`/`parentUuid` (§1.4): after a rewind or an edited
+ * prompt the file keeps the abandoned branch. A parse from the start walks back
+ * from the last entry to the root; rows off that path are flagged
+ * `inactive_branch` (kept, searchable, out of the transcript). When the tree is
+ * not one tree (several roots, a parent missing) every row stays live, as in
+ * file order. A resumed file's lines copied from another session keep that
+ * session's `sessionId`: their rows carry it as `home`, for the indexer to flag.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -67,6 +75,33 @@ interface Open {
   msg: Msg;
 }
 
+/** One entry of the uuid tree; `soft` when the link is a compaction's `logicalParentUuid`. */
+interface Node {
+  parent: string | null;
+  soft: boolean;
+}
+
+/**
+ * The uuids on the path from `leaf` back to the root, or null when the entries
+ * are not one tree (AGENTS.md §1.4's fallback: then everything is live).
+ */
+function livePath(graph: Map<string, Node>, leaf: string | null): Set<string> | null {
+  if (leaf === null) return null;
+  let roots = 0;
+  for (const n of graph.values()) {
+    if (n.parent === null || (n.soft && !graph.has(n.parent))) roots++;
+    else if (!graph.has(n.parent)) return null; // a parent missing: file order
+  }
+  if (roots !== 1) return null;
+  const live = new Set<string>();
+  for (let u: string | null = leaf; u !== null && !live.has(u);) {
+    live.add(u);
+    const n: Node | undefined = graph.get(u);
+    u = n && n.parent !== null && graph.has(n.parent) ? n.parent : null;
+  }
+  return live;
+}
+
 export function claudeParser(ctx: ParseContext): LineParser {
   const ident = claudeFileIdentity(ctx.path);
   const carry = ctx.carry ?? {};
@@ -82,14 +117,45 @@ export function claudeParser(ctx: ParseContext): LineParser {
   let lastUuid = str(carry.lastUuid);
   let titled = carry.titled === true;
   let openId = str(carry.openId);
+  // The tree of this pass's entries, the last message entry (the leaf the live path ends at),
+  // each row's entry uuids, and the sessions copied lines came from.
+  const graph = new Map<string, Node>();
+  let leaf: string | null = null;
+  const entriesOf = new Map<Msg, string[]>();
+  const homes = new Set<string>();
+  let home: string | null = null;
+  // Uuids since the last message entry: an appended entry must hang off one of them,
+  // else it branches off older history and only a parse from the start can place it.
+  let tail = new Set(Array.isArray(carry.tail) ? carry.tail.map(String) : []);
 
   const flush = () => {
     if (open) messages.push(open.msg);
     open = null;
   };
-  const push = (m: Msg) => {
+  const own = (m: Msg, uuid: string) => {
+    const list = entriesOf.get(m);
+    if (list) list.push(uuid);
+    else entriesOf.set(m, [uuid]);
+    if (home) m.home = home;
+  };
+  const push = (m: Msg, uuid: string) => {
     flush();
     messages.push(m);
+    own(m, uuid);
+  };
+  /** Places one uuid-bearing entry in the tree; on an appended pass, checks it extends the tip. */
+  const place = (rec: Record<string, unknown>, uuid: string) => {
+    if (!ident.subagent && rec.isSidechain === true) return; // an inline subagent: its own tree
+    if (!('parentUuid' in rec) && !('logicalParentUuid' in rec)) return; // not a chain entry
+    const hard = str(rec.parentUuid);
+    const parent = hard ?? str(rec.logicalParentUuid);
+    graph.set(uuid, { parent, soft: hard === null && parent !== null });
+    const isMessage = rec.type === 'user' || rec.type === 'assistant' || rec.type === 'system';
+    if (incremental && (parent === null || !tail.has(parent))) needsFull = true;
+    if (isMessage) {
+      leaf = uuid;
+      tail = new Set([uuid]);
+    } else if (parent !== null && tail.has(parent)) tail.add(uuid);
   };
   const touch = (t: number | null) => {
     if (t === null) return;
@@ -99,10 +165,18 @@ export function claudeParser(ctx: ParseContext): LineParser {
 
   return {
     record(rec) {
+      if (needsFull) return;
       const type = rec.type;
       const t = epochMs(rec.timestamp);
       const uuid = str(rec.uuid);
       const sessionId = str(rec.sessionId);
+      if (uuid) {
+        place(rec, uuid);
+        if (needsFull) return;
+      }
+      // A main file's line naming another session is a copy of that session's line (a resume).
+      home = !ident.subagent && sessionId && sessionId !== ident.native_id ? sessionId : null;
+      if (home) homes.add(home);
       if (sessionId && first) {
         first = false;
         // A subagent's parent is the session on its lines; a main file whose lines name
@@ -129,7 +203,10 @@ export function claudeParser(ctx: ParseContext): LineParser {
           const text = blockText(content);
           if (rec.isCompactSummary === true) {
             const c = capped(text, MESSAGE_CAP);
-            push(row(uuid, 'system', 'summary', c.text, t, side, c.original_len, c.truncated));
+            push(
+              row(uuid, 'system', 'summary', c.text, t, side, c.original_len, c.truncated),
+              uuid,
+            );
             return;
           }
           if (text.trim()) {
@@ -147,6 +224,7 @@ export function claudeParser(ctx: ParseContext): LineParser {
                 c.original_len,
                 c.truncated,
               ),
+              uuid,
             );
             if (!meta && !injected && !titled) {
               titled = true;
@@ -171,7 +249,7 @@ export function claudeParser(ctx: ParseContext): LineParser {
                 out.truncated,
               );
               m.call_id = str(o.tool_use_id);
-              push(m);
+              push(m, uuid);
               i++;
             }
           }
@@ -196,8 +274,10 @@ export function claudeParser(ctx: ParseContext): LineParser {
             if (rec.isApiErrorMessage === true) m.kind = 'error';
             m.model = str(message.model);
             open = { id: mid, msg: m };
+            if (home) m.home = home;
           }
           const m = open.msg;
+          own(m, uuid);
           const usage = obj(message.usage);
           if (usage && typeof usage.output_tokens === 'number')
             m.tokens = Number(usage.input_tokens ?? 0) + usage.output_tokens; // last chunk's usage, never summed
@@ -247,6 +327,7 @@ export function claudeParser(ctx: ParseContext): LineParser {
                 text.length,
                 false,
               ),
+              uuid,
             );
           } else if (text) {
             const c = capped(text, TEXT_CAP);
@@ -261,6 +342,7 @@ export function claudeParser(ctx: ParseContext): LineParser {
                 c.original_len,
                 c.truncated,
               ),
+              uuid,
             );
           }
           return;
@@ -287,6 +369,15 @@ export function claudeParser(ctx: ParseContext): LineParser {
       const last = open as Open | null;
       openId = last ? last.id : messages.length > 0 ? null : openId;
       flush();
+      // Branches are placed only from the start; an appended pass only ever extends the tip.
+      const live = incremental ? null : livePath(graph, leaf);
+      if (live)
+        for (const m of messages) {
+          const uuids = entriesOf.get(m) ?? [];
+          if (uuids.length > 0 && uuids.every((u) => graph.has(u) && !live.has(u)))
+            m.flags |= FLAG.inactiveBranch;
+        }
+      if (homes.size > 0) extra.copied_from = [...homes].sort();
       if (Object.keys(extra).length > 0) conv.extra = extra;
       if (ident.subagent) {
         const meta = subagentMeta(ctx.path);
@@ -298,7 +389,7 @@ export function claudeParser(ctx: ParseContext): LineParser {
       return {
         conv,
         messages,
-        carry: { lastUuid, titled, openId, first },
+        carry: { lastUuid, titled, openId, first, tail: [...tail] },
         needsFull,
       };
     },
