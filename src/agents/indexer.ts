@@ -38,7 +38,8 @@ export const PARSER_VERSION: Record<Agent, number> = {
   // 2: live branch and inactive branches; copies in resumed files.
   claude: 2,
   codex: 1,
-  gemini: 1,
+  // 2: `$patch` records applied.
+  gemini: 2,
   opencode: 1,
   praisonai: 1,
 };

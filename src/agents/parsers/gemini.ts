@@ -1,8 +1,9 @@
 /**
  * Gemini CLI chats (AGENTS.md §3): a JSONL event log. Message records are upserts
  * by `id` (tool results and tokens arrive by re-writing the message), `$set` merges
- * into the header, `$rewindTo` flags a message and everything after it. Legacy
- * `.json` chats are one whole document with the same messages.
+ * into the header, `$rewindTo` flags a message and everything after it, `$patch`
+ * edits messages by id (updates merged, removals flagged `rewound`, `orderIds`
+ * reordering). Legacy `.json` chats are one whole document with the same messages.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -69,6 +70,8 @@ export function geminiParser(ctx: ParseContext): LineParser {
   const conv: ConvPatch = { native_id: str(carry.id) ?? '' };
   // Upserts within this pass: id → row (insertion order is first appearance).
   const rows = new Map<string, Msg[]>();
+  // The last full record per id, so a `$patch` update can merge into it.
+  const raw = new Map<string, Record<string, unknown>>();
   let needsFull = false;
   let titled = carry.titled === true;
 
@@ -88,6 +91,7 @@ export function geminiParser(ctx: ParseContext): LineParser {
 
   const upsert = (r: Record<string, unknown>) => {
     const id = String(r.id);
+    raw.set(id, r);
     const t = epochMs(r.timestamp);
     const out: Msg[] = [];
     const base = (
@@ -193,6 +197,45 @@ export function geminiParser(ctx: ParseContext): LineParser {
     }
   };
 
+  /**
+   * `{"$patch": {id?, content?, toolCalls?, updates?[], removeIds?[], orderIds?[]}}`
+   * (AGENTS.md §3.2, as cass applies it): `id` with `content`/`toolCalls` and each
+   * of `updates` merge into that message (last write wins), `removeIds` flag their
+   * rows `rewound` (kept, as a rewind is), `orderIds` put those messages in that order.
+   */
+  const patch = (p: Record<string, unknown>) => {
+    const merge = (u: Record<string, unknown>) => {
+      if (u.id === undefined || u.id === null) return;
+      const before = raw.get(String(u.id));
+      const next = { ...before, ...u };
+      if (next.type === undefined) {
+        ctx.problems.add('gemini $patch update of an unknown message');
+        return;
+      }
+      upsert(next);
+    };
+    if (p.id !== undefined && (p.content !== undefined || p.toolCalls !== undefined)) {
+      const u: Record<string, unknown> = { id: p.id };
+      if (p.content !== undefined) u.content = p.content;
+      if (p.toolCalls !== undefined) u.toolCalls = p.toolCalls;
+      merge(u);
+    }
+    for (const u of Array.isArray(p.updates) ? p.updates : []) {
+      const o = obj(u);
+      if (o) merge(o);
+    }
+    for (const id of Array.isArray(p.removeIds) ? p.removeIds : [])
+      for (const m of rows.get(String(id)) ?? []) m.flags |= FLAG.rewound;
+    if (Array.isArray(p.orderIds)) {
+      const order = p.orderIds.map(String).filter((id) => rows.has(id));
+      const listed = new Set(order);
+      const rest = [...rows.entries()].filter(([id]) => !listed.has(id));
+      const moved = order.map((id) => [id, rows.get(id)!] as const);
+      rows.clear();
+      for (const [id, ms] of [...moved, ...rest]) rows.set(id, ms);
+    }
+  };
+
   const apply = (rec: Record<string, unknown>) => {
     if ('$set' in rec) {
       const set = obj(rec.$set) ?? {};
@@ -213,7 +256,12 @@ export function geminiParser(ctx: ParseContext): LineParser {
       else rewind(String(rec.$rewindTo));
       return;
     }
-    if ('$patch' in rec) return; // a newer or branch-only form (AGENTS.md §3.2); not applied yet
+    if ('$patch' in rec) {
+      // It edits earlier messages: only a parse from the start can apply it to stored rows.
+      if (incremental) needsFull = true;
+      else patch(obj(rec.$patch) ?? rec);
+      return;
+    }
     if (rec.id !== undefined && rec.type !== undefined) {
       upsert(rec);
       return;
