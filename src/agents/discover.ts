@@ -195,6 +195,8 @@ export function listFiles(r: SourceRoot): SourceFile[] {
       for (const e of entries(r.path))
         // *.lock, *.tmp and quarantined *.json.corrupt-<ms> are not sessions.
         if (e.isFile() && e.name.endsWith('.json')) add(join(r.path, e.name), 'json');
+        // SqliteTranscriptStore keeps sessions only here; sessions_index.db is an index beside the JSON.
+        else if (e.isFile() && e.name === 'sessions.db') add(join(r.path, e.name), 'sqlite');
       break;
     }
   }

@@ -30,6 +30,7 @@ import { codexParser } from './parsers/codex.js';
 import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
 import { readOpencode } from './parsers/opencode.js';
 import { praisonaiParse } from './parsers/praisonai.js';
+import { readPraisonaiDb } from './parsers/praisonaiDb.js';
 import { hasCjk } from '../store/query.js';
 import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 
@@ -398,6 +399,20 @@ class Writer {
     });
   }
 
+  /**
+   * A PraisonAI session can be both a `<id>.json` and a `sessions.db` row (the
+   * SQLite store imports the JSON files on first use and leaves them): one
+   * conversation, from whichever copy was updated last. True when the stored one
+   * came from another source that still exists and is newer than `patch`.
+   */
+  newerElsewhere(agent: Agent, patch: ConvPatch, sourcePath: string): boolean {
+    const row = this.s.conv.get(agent, patch.native_id) as
+      { source_path: string | null; last_active_at: number | null } | undefined;
+    if (!row || row.source_path === null || row.source_path === sourcePath) return false;
+    if (!existsSync(row.source_path)) return false;
+    return (row.last_active_at ?? 0) > (patch.last_active_at ?? 0);
+  }
+
   nextOrdinal(convId: number): number {
     return (this.s.maxOrdinal.get(convId) as { n: number }).n;
   }
@@ -493,7 +508,10 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     for (const { file, st, row } of work) {
       if (file.format === 'sqlite') {
         flush();
-        report.messages += indexOpencode(db, writer, file, st, row);
+        report.messages +=
+          agent === 'opencode'
+            ? indexOpencode(db, writer, file, st, row)
+            : indexPraisonaiDb(db, writer, file, st, row);
       } else {
         const p = parseFile(file, st, row);
         batch.push(p);
@@ -540,6 +558,13 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
 function write(writer: Writer, p: Parsed): void {
   const result = p.results[0];
   if (!result?.conv) {
+    writer.file(p, null, 0);
+    return;
+  }
+  if (
+    p.file.agent === 'praisonai' &&
+    writer.newerElsewhere('praisonai', result.conv, p.file.path)
+  ) {
     writer.file(p, null, 0);
     return;
   }
@@ -602,6 +627,57 @@ function indexOpencode(
   return n;
 }
 
+/** PraisonAI's sessions.db: sessions whose `updated_at` changed are re-derived, like opencode's. */
+function indexPraisonaiDb(
+  db: Database.Database,
+  writer: Writer,
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+): number {
+  const problems = new Problems();
+  const same = row && row.parser_version === PARSER_VERSION.praisonai;
+  const known =
+    same && row.carry
+      ? ((JSON.parse(row.carry) as { watermarks?: Record<string, string> }).watermarks ?? {})
+      : {};
+  let read;
+  try {
+    read = readPraisonaiDb(file.path, known, problems);
+  } catch (err) {
+    problems.add(`unreadable: ${oneLine(err)}`);
+    read = { sessions: [], watermarks: known };
+  }
+  const parsed: Parsed = {
+    file,
+    st: { ...st, mtimeMs: st.mtimeMs + walSignature(file.path) } as Stats,
+    full: true,
+    results: [],
+    offset: 0,
+    nextLine: 0,
+    problems: problems.toJSON(),
+    carry: { watermarks: read.watermarks },
+  };
+  let n = 0;
+  db.transaction(() => {
+    for (const s of read.sessions) {
+      if (writer.newerElsewhere('praisonai', s.conv, file.path)) continue;
+      const convId = writer.conversation('praisonai', s.conv, file.path);
+      writer.messages(convId, s.messages, true, 0);
+      n += s.messages.length;
+    }
+    // Sessions deleted from the database stay, marked gone (unless a JSON file now holds them).
+    const now = new Set(Object.keys(read.watermarks));
+    const gone = db.prepare(
+      `UPDATE conversations SET gone = 1 WHERE agent = 'praisonai' AND native_id = ? AND source_path = ?`,
+    );
+    for (const id of Object.keys(known)) if (!now.has(id)) gone.run(id, file.path);
+    writer.file(parsed, null, 0);
+    writer.finishStats();
+  }).immediate();
+  return n;
+}
+
 /** The -wal's mtime folded into the change signal (a checkpoint can leave the main file's size alone). */
 function walSignature(path: string): number {
   try {
@@ -625,9 +701,11 @@ function markGone(db: Database.Database, agent: Agent, seen: Set<string>): void 
     if (seen.has(r.path) || existsSync(r.path)) continue;
     del.run(r.path);
     if (r.conv_id !== null && (others.get(r.conv_id) as { n: number }).n === 0) gone.run(r.conv_id);
-    if (agent === 'opencode')
-      db.prepare(
-        `UPDATE conversations SET gone = 1 WHERE agent = 'opencode' AND source_path = ?`,
-      ).run(r.path);
+    if (r.conv_id === null)
+      // A database (opencode, PraisonAI sessions.db) holds many conversations.
+      db.prepare(`UPDATE conversations SET gone = 1 WHERE agent = ? AND source_path = ?`).run(
+        agent,
+        r.path,
+      );
   }
 }

@@ -4,10 +4,7 @@
  * Each session has a signature (its own update time plus row counts and the newest
  * update over its messages and parts); a changed signature re-derives the session.
  */
-import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { columns, openWithoutTrace } from '../readOnlyDb.js';
 import {
   FLAG,
   MESSAGE_CAP,
@@ -40,11 +37,6 @@ function json(v: unknown): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-function columns(db: Database.Database, table: string): Set<string> {
-  const rows = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
-  return new Set(rows.map((r) => r.name));
 }
 
 /** Reads the sessions whose signature differs from `known`; returns all current signatures. */
@@ -121,34 +113,6 @@ export function readOpencode(
     db.close();
     cleanup();
   }
-}
-
-/**
- * A read-only connection that leaves no file behind. With no -wal (opencode is not
- * running) the database is read as immutable, which creates no -shm; with a -wal
- * and its -shm, SQLite reads in place; a -wal without a -shm is read from a private
- * copy, since opening it in place would create the -shm in opencode's directory.
- */
-function openWithoutTrace(path: string): { db: Database.Database; cleanup: () => void } {
-  const wal = existsSync(`${path}-wal`);
-  const shm = existsSync(`${path}-shm`);
-  if (wal && shm)
-    return {
-      db: new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 }),
-      cleanup: () => {},
-    };
-  if (!wal) {
-    const uri = `file:${encodeURI(path).replace(/\?/g, '%3f').replace(/#/g, '%23')}?immutable=1`;
-    return { db: new Database(uri, { readonly: true, timeout: 5000 }), cleanup: () => {} };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'lookback-opencode-'));
-  const copy = join(dir, basename(path));
-  copyFileSync(path, copy);
-  copyFileSync(`${path}-wal`, `${copy}-wal`);
-  return {
-    db: new Database(copy, { readonly: true, fileMustExist: true, timeout: 5000 }),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  };
 }
 
 interface Row {
