@@ -264,12 +264,12 @@ class Writer {
         `SELECT ifnull(max(ordinal) + 1, 0) AS n FROM messages WHERE conv_id = ?`,
       ),
       convId: db.prepare(`SELECT id FROM conversations WHERE agent = ? AND native_id = ?`),
-      copiedFrom: db.prepare(
-        `SELECT j.value FROM conversations c, json_each(c.extra, '$.copied_from') j WHERE c.id = ?`,
-      ),
-      copiers: db.prepare(
-        `SELECT c.id FROM conversations c WHERE c.agent = ? AND c.id <> @id AND instr(c.extra, @quoted) > 0
-           AND EXISTS (SELECT 1 FROM json_each(c.extra, '$.copied_from') j WHERE j.value = @native)`,
+      // Every (copy, original) pair: one scan of the agent's conversations, parsing only the few with copies.
+      copyPairs: db.prepare(
+        `SELECT c.id AS copy, o.id AS home
+         FROM conversations c, json_each(c.extra, '$.copied_from') j
+           JOIN conversations o ON o.agent = c.agent AND o.native_id = j.value
+         WHERE c.agent = ? AND instr(c.extra, '"copied_from"') > 0`,
       ),
       flagCopies: db.prepare(
         `UPDATE messages SET flags = flags | ${FLAG.copied}
@@ -286,19 +286,15 @@ class Writer {
    * Runs from both sides, so the order files are indexed in does not matter; a
    * copy whose original was never indexed (pruned first) stays the only copy.
    */
-  linkCopies(agent: Agent, convId: number, nativeId: string): void {
-    for (const { value } of this.s.copiedFrom.all(convId) as { value: unknown }[]) {
-      const home = this.s.convId.get(agent, String(value)) as { id: number } | undefined;
-      if (home && this.s.flagCopies.run({ copy: convId, home: home.id }).changes > 0)
-        this.touched.add(convId);
-    }
-    const copiers = this.s.copiers.all(agent, {
-      id: convId,
-      quoted: JSON.stringify(nativeId),
-      native: nativeId,
-    }) as { id: number }[];
-    for (const { id } of copiers)
-      if (this.s.flagCopies.run({ copy: id, home: convId }).changes > 0) this.touched.add(id);
+  linkCopies(agent: Agent, written: ReadonlySet<number>): void {
+    if (written.size === 0) return;
+    for (const { copy, home } of this.s.copyPairs.all(agent) as { copy: number; home: number }[])
+      if (
+        copy !== home &&
+        (written.has(copy) || written.has(home)) &&
+        this.s.flagCopies.run({ copy, home }).changes > 0
+      )
+        this.touched.add(copy);
   }
 
   /** Merges a parse's session fields into the stored conversation; returns its id. */
@@ -499,7 +495,13 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
       if (batch.length === 0) return;
       const items = batch;
       db.transaction(() => {
-        for (const p of items) write(writer, p);
+        const written = new Set<number>();
+        for (const p of items) {
+          const id = write(writer, p);
+          if (id !== null) written.add(id);
+        }
+        // Once per batch, not per file: the pairs come from one scan.
+        if (agent === 'claude') writer.linkCopies('claude', written);
         writer.finishStats();
       }).immediate();
       batch = [];
@@ -555,24 +557,25 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
   return report;
 }
 
-function write(writer: Writer, p: Parsed): void {
+/** Writes one parsed file; returns the conversation it wrote, if any. */
+function write(writer: Writer, p: Parsed): number | null {
   const result = p.results[0];
   if (!result?.conv) {
     writer.file(p, null, 0);
-    return;
+    return null;
   }
   if (
     p.file.agent === 'praisonai' &&
     writer.newerElsewhere('praisonai', result.conv, p.file.path)
   ) {
     writer.file(p, null, 0);
-    return;
+    return null;
   }
   const convId = writer.conversation(p.file.agent, result.conv, p.file.path);
   const next = p.full ? 0 : writer.nextOrdinal(convId);
   const after = writer.messages(convId, result.messages, p.full, next);
-  if (p.file.agent === 'claude') writer.linkCopies('claude', convId, result.conv.native_id);
   writer.file(p, convId, after);
+  return convId;
 }
 
 /** opencode keeps everything in one database: signatures per session say which to re-derive. */
