@@ -17,7 +17,8 @@ export interface SourceRoot {
   exists: boolean;
 }
 
-export type Format = 'jsonl' | 'json' | 'sqlite' | 'zst';
+/** `storage`: opencode's pre-1.2 JSON tree, one source for the whole `storage/` directory. */
+export type Format = 'jsonl' | 'json' | 'sqlite' | 'zst' | 'storage';
 
 export interface SourceFile {
   agent: Agent;
@@ -186,9 +187,12 @@ export function listFiles(r: SourceRoot): SourceFile[] {
         /* vanished between the checks */
       }
       if (isFile) add(r.path, 'sqlite');
-      else
+      else {
         for (const e of entries(r.path))
           if (e.isFile() && /^opencode.*\.db$/.test(e.name)) add(join(r.path, e.name), 'sqlite');
+        // Before 1.2: JSON under storage/ (left on disk after 1.2 imports it).
+        if (existsSync(join(r.path, 'storage', 'session'))) add(join(r.path, 'storage'), 'storage');
+      }
       break;
     }
     case 'praisonai': {

@@ -29,6 +29,7 @@ import { claudeParser } from './parsers/claude.js';
 import { codexParser } from './parsers/codex.js';
 import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
 import { readOpencode } from './parsers/opencode.js';
+import { readOpencodeStorage, storageSignatures } from './parsers/opencodeLegacy.js';
 import { praisonaiParse } from './parsers/praisonai.js';
 import { readPraisonaiDb } from './parsers/praisonaiDb.js';
 import { hasCjk } from '../store/query.js';
@@ -468,8 +469,13 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
       report.files++;
       statted++;
       const row = getFile.get(file.path) as FileRow | undefined;
-      // opencode: a write always touches the database or its -wal.
-      const walMtime = file.format === 'sqlite' ? walSignature(file.path) : 0;
+      // opencode: a write always touches the database or its -wal; the legacy tree, a session file.
+      const walMtime =
+        file.format === 'sqlite'
+          ? walSignature(file.path)
+          : file.format === 'storage'
+            ? storageStamp(file.path)
+            : 0;
       if (
         row &&
         row.parser_version === PARSER_VERSION[agent] &&
@@ -508,7 +514,10 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
       batchMessages = 0;
     };
     for (const { file, st, row } of work) {
-      if (file.format === 'sqlite') {
+      if (file.format === 'storage') {
+        flush();
+        report.messages += indexOpencodeStorage(db, writer, file, st, row);
+      } else if (file.format === 'sqlite') {
         flush();
         report.messages +=
           agent === 'opencode'
@@ -679,6 +688,75 @@ function indexPraisonaiDb(
     writer.finishStats();
   }).immediate();
   return n;
+}
+
+/**
+ * opencode's legacy `storage/` tree, read only for sessions no opencode database
+ * provided (1.2+ imports the tree once and leaves it on disk): a session whose
+ * stored copy came from a database that still exists is skipped.
+ */
+function indexOpencodeStorage(
+  db: Database.Database,
+  writer: Writer,
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+): number {
+  const problems = new Problems();
+  const known =
+    row && row.parser_version === PARSER_VERSION.opencode && row.carry
+      ? ((JSON.parse(row.carry) as { signatures?: Record<string, string> }).signatures ?? {})
+      : {};
+  const signatures = storageSignatures(file.path);
+  const fromDb = db.prepare(
+    `SELECT source_path FROM conversations WHERE agent = 'opencode' AND native_id = ?`,
+  );
+  const changed = Object.keys(signatures).filter((id) => {
+    if (known[id] === signatures[id]) return false;
+    const c = fromDb.get(id) as { source_path: string | null } | undefined;
+    return !(c?.source_path && c.source_path !== file.path && existsSync(c.source_path));
+  });
+  let sessions: ReturnType<typeof readOpencodeStorage> = [];
+  try {
+    sessions = readOpencodeStorage(file.path, changed, problems);
+  } catch (err) {
+    problems.add(`unreadable: ${oneLine(err)}`);
+  }
+  const parsed: Parsed = {
+    file,
+    st: { ...st, mtimeMs: st.mtimeMs + storageStamp(file.path) } as Stats,
+    full: true,
+    results: [],
+    offset: 0,
+    nextLine: 0,
+    problems: problems.toJSON(),
+    carry: { signatures },
+  };
+  let n = 0;
+  db.transaction(() => {
+    for (const s of sessions) {
+      const convId = writer.conversation('opencode', s.conv, file.path);
+      writer.messages(convId, s.messages, true, 0);
+      n += s.messages.length;
+    }
+    const gone = db.prepare(
+      `UPDATE conversations SET gone = 1 WHERE agent = 'opencode' AND native_id = ? AND source_path = ?`,
+    );
+    for (const id of Object.keys(known)) if (!(id in signatures)) gone.run(id, file.path);
+    writer.file(parsed, null, 0);
+    writer.finishStats();
+  }).immediate();
+  return n;
+}
+
+/** The legacy tree's per-session signatures folded into one number (FNV-1a) for the stat check. */
+function storageStamp(path: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of JSON.stringify(storageSignatures(path))) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 1e3;
 }
 
 /** The -wal's mtime folded into the change signal (a checkpoint can leave the main file's size alone). */

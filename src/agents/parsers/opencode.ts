@@ -115,18 +115,18 @@ export function readOpencode(
   }
 }
 
-interface Row {
+export interface Row {
   id: string;
   time_created: number;
   data: string;
 }
-interface PartRow {
+export interface PartRow {
   id: string;
   message_id: string;
   data: string;
 }
 
-function derive(s: Record<string, unknown>, msgs: Row[], parts: PartRow[]): OpencodeSession {
+export function derive(s: Record<string, unknown>, msgs: Row[], parts: PartRow[]): OpencodeSession {
   const conv: ConvPatch = {
     native_id: String(s.id),
     parent_native_id: str(s.parent_id),
