@@ -23,6 +23,7 @@ import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemi
 import { readOpencode } from './parsers/opencode.js';
 import { praisonaiParse } from './parsers/praisonai.js';
 import { hasCjk } from '../store/query.js';
+import { deferFtsIfFirst, fillFts } from './indexDb.js';
 import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 
 /** A new version re-parses every file of that agent from the start. */
@@ -373,6 +374,27 @@ const SOURCE_STAMP_MS = 60_000;
 
 export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexReport {
   const t0 = performance.now();
+  // A first build (an empty index) fills the FTS tables once at the end, not per row;
+  // a first build that stopped part way is carried on the same way.
+  const deferred = deferFtsIfFirst(db);
+  let report: IndexReport;
+  try {
+    report = pass(db, opts);
+  } catch (err) {
+    if (deferred)
+      try {
+        fillFts(db); // what was written is searchable; the next pass carries on
+      } catch {
+        /* the next pass fills them */
+      }
+    throw err;
+  }
+  if (deferred) fillFts(db);
+  report.ms = performance.now() - t0;
+  return report;
+}
+
+function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   const env = opts.env ?? process.env;
   const agents = opts.agents ?? AGENTS;
   const roots = sourceRoots(env, opts.overrides).filter((r) => agents.includes(r.agent));
@@ -488,7 +510,6 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
         setSource.run(agent, Date.now(), rootsJson);
       }).immediate();
   }
-  report.ms = performance.now() - t0;
   return report;
 }
 
