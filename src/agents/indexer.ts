@@ -409,6 +409,11 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   };
   const writer = new Writer(db);
   const getFile = db.prepare(`SELECT * FROM files WHERE path = ?`);
+  // What the unchanged test needs, for every file of an agent in one query: a query
+  // per file cost 80 ms of a 150 ms pass over 10,000 unchanged files.
+  const statRows = db.prepare(
+    `SELECT path, dev, ino, size, mtime_ms, parser_version FROM files WHERE agent = ?`,
+  );
   const setSource = db.prepare(
     `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
      ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
@@ -423,6 +428,14 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     const work: { file: SourceFile; st: Stats; row: FileRow | undefined }[] = [];
     let bytesTotal = 0;
     let statted = 0;
+    const known = new Map(
+      (
+        statRows.all(agent) as Pick<
+          FileRow,
+          'path' | 'dev' | 'ino' | 'size' | 'mtime_ms' | 'parser_version'
+        >[]
+      ).map((r) => [r.path, r]),
+    );
     for (const file of files) {
       if (file.agent === 'gemini' && geminiLegacyShadowed(file.path)) continue;
       let st: Stats;
@@ -433,20 +446,21 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
       }
       report.files++;
       statted++;
-      const row = getFile.get(file.path) as FileRow | undefined;
+      const seenRow = known.get(file.path);
       // opencode: a write always touches the database or its -wal.
       const walMtime = file.format === 'sqlite' ? walSignature(file.path) : 0;
       if (
-        row &&
-        row.parser_version === PARSER_VERSION[agent] &&
-        row.dev === st.dev &&
-        row.ino === st.ino &&
-        row.size === st.size &&
-        row.mtime_ms === st.mtimeMs + walMtime
+        seenRow &&
+        seenRow.parser_version === PARSER_VERSION[agent] &&
+        seenRow.dev === st.dev &&
+        seenRow.ino === st.ino &&
+        seenRow.size === st.size &&
+        seenRow.mtime_ms === st.mtimeMs + walMtime
       ) {
         report.unchanged++;
         continue;
       }
+      const row = getFile.get(file.path) as FileRow | undefined;
       work.push({ file, st, row });
       bytesTotal +=
         file.format === 'jsonl' && row && row.ino === st.ino && st.size >= row.size
