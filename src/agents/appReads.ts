@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
 import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
-import { AGENTS, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
+import { OUT_OF_TRANSCRIPT, type Agent } from './model.js';
+import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
 
 /** Quiet rows (injected context, bookkeeping), copies and abandoned branches stay out of the app as out of default answers. */
 const VISIBLE = `flags & ${OUT_OF_TRANSCRIPT} = 0 AND kind NOT IN ('injected', 'meta')`;
@@ -52,14 +53,6 @@ export interface AppHit {
   /** From the hit's own row; FTS snippets carry the markers given. */
   snippet: string;
 }
-
-const inList = (agents: readonly Agent[]): string =>
-  `(${
-    agents
-      .filter((a) => (AGENTS as readonly string[]).includes(a))
-      .map((a) => `'${a}'`)
-      .join(', ') || "''"
-  })`;
 
 /**
  * A read-only connection to the index for the app. The index is written by the
@@ -109,11 +102,7 @@ export class IndexReader {
   }
 
   recent(limit: number, all: boolean): AppConv[] {
-    return (this.st(
-      `SELECT * FROM conversations WHERE agent IN ${inList(this.agents)} AND message_count > 0
-       ${all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}
-       ORDER BY last_active_at DESC LIMIT ?`,
-    )?.all(limit) ?? []) as AppConv[];
+    return (this.st(recentSql(this.agents, all))?.all(limit) ?? []) as AppConv[];
   }
 
   conversation(agent: string, nativeId: string): AppConv | null {
@@ -250,10 +239,7 @@ export class IndexReader {
     if (route.kind === 'empty' || opts.limit <= 0 || !this.conn()) return [];
     const agents = opts.agents ?? this.agents;
     const rolesJson = JSON.stringify(opts.roles.length > 0 ? opts.roles : ['user', 'assistant']);
-    const convFilter =
-      agents.length === AGENTS.length
-        ? ''
-        : `AND +m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${inList(agents)})`;
+    const convFilter = agentClause(agents);
     const where = `m.role IN (SELECT value FROM json_each(?)) AND m.flags & ${OUT_OF_TRANSCRIPT} = 0 AND m.kind NOT IN ('injected', 'meta') ${convFilter}`;
     type Row = { id: number; conv_id: number };
     const pick = (rows: Row[], seen: Map<number, number>): void => {
@@ -344,55 +330,6 @@ export class IndexReader {
     this.db?.close();
     this.db = null;
   }
-}
-
-/** Matches scored per round of a relevance search: the newest this many, then 8x more. */
-export const RANK_WINDOW = 2_000;
-
-/**
- * Relevance over the newest RANK_WINDOW matches first. FTS5's `ORDER BY rank`
- * scores every match before it can sort (about 1.7 µs each: 130 ms for a common
- * word in a million messages), and it ignores a rowid bound; bm25() in a subquery
- * with `rowid >= floor` scores only the newest matches. When they hold fewer than
- * `limit` conversations the window widens (x8) until it covers every match; so a
- * very common word ranks its newest matches, not an old better one.
- */
-export function rankedPool(
-  st: (sql: string) => Database.Statement | null,
-  table: 'messages_fts' | 'messages_fts_trigram',
-  match: string,
-  where: string,
-  params: readonly unknown[],
-  limit: number,
-): Map<number, number> {
-  const floorAt = st(
-    `SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
-  )!;
-  const scored = st(
-    `SELECT m.id, m.conv_id FROM (SELECT rowid, bm25(${table}) AS score FROM ${table}
-       WHERE ${table} MATCH ? AND rowid >= ?) f JOIN messages m ON m.id = f.rowid
-     WHERE ${where} ORDER BY f.score, m.id DESC`,
-  )!;
-  for (let window = RANK_WINDOW; ; window *= 8) {
-    const floor = floorAt.get(match, window - 1) as { rowid: number } | undefined;
-    const seen = new Map<number, number>();
-    for (const r of scored.iterate(match, floor?.rowid ?? 0, ...params) as Iterable<{
-      id: number;
-      conv_id: number;
-    }>) {
-      if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);
-      if (seen.size >= limit) break;
-    }
-    if (seen.size >= limit || !floor) return seen;
-  }
-}
-
-function likeClause(route: Extract<Route, { kind: 'like' }>): { sql: string; params: string[] } {
-  const one = `(m.text LIKE ? ESCAPE '\\' OR m.reasoning LIKE ? ESCAPE '\\')`;
-  return {
-    sql: route.terms.map(() => one).join(route.combine === 'or' ? ' OR ' : ' AND '),
-    params: route.terms.flatMap((t) => [likePattern(t), likePattern(t)]),
-  };
 }
 
 function withFallback<T>(

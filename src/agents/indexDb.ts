@@ -18,6 +18,46 @@ export function indexPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(cache, 'lookback', 'agents.db');
 }
 
+/**
+ * The triggers that keep the FTS tables equal to the messages. A first build
+ * drops them and fills both tables once at the end (deferFts / fillFts): a
+ * million inserts through them cost most of the first index's time. All of them
+ * go, not only the insert ones: a delete trigger for a row FTS does not hold yet
+ * fails ("database disk image is malformed").
+ */
+const TRIGGER_NAMES = [
+  'messages_ai',
+  'messages_ai_cjk',
+  'messages_ad',
+  'messages_ad_cjk',
+  'messages_au',
+  'messages_au_cjk_old',
+  'messages_au_cjk_new',
+];
+const FTS_TRIGGERS = `
+CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_ai_cjk AFTER INSERT ON messages WHEN new.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_ad_cjk AFTER DELETE ON messages WHEN old.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_au AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+  INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;
+CREATE TRIGGER messages_au_cjk_old AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN old.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
+END;
+CREATE TRIGGER messages_au_cjk_new AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN new.cjk = 1 BEGIN
+  INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
+END;`;
+
 const SCHEMA = `
 CREATE TABLE conversations (
   id INTEGER PRIMARY KEY,
@@ -67,28 +107,7 @@ CREATE TABLE messages (
 CREATE INDEX messages_order ON messages (conv_id, ordinal);
 CREATE VIRTUAL TABLE messages_fts USING fts5 (text, reasoning, tool_calls, content='messages', content_rowid='id');
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5 (text, reasoning, tool_calls, content='messages', content_rowid='id', tokenize='trigram');
-CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-  INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
-END;
-CREATE TRIGGER messages_ai_cjk AFTER INSERT ON messages WHEN new.cjk = 1 BEGIN
-  INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
-END;
-CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
-  INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
-END;
-CREATE TRIGGER messages_ad_cjk AFTER DELETE ON messages WHEN old.cjk = 1 BEGIN
-  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
-END;
-CREATE TRIGGER messages_au AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages BEGIN
-  INSERT INTO messages_fts (messages_fts, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
-  INSERT INTO messages_fts (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
-END;
-CREATE TRIGGER messages_au_cjk_old AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN old.cjk = 1 BEGIN
-  INSERT INTO messages_fts_trigram (messages_fts_trigram, rowid, text, reasoning, tool_calls) VALUES ('delete', old.id, old.text, old.reasoning, old.tool_calls);
-END;
-CREATE TRIGGER messages_au_cjk_new AFTER UPDATE OF text, reasoning, tool_calls, cjk ON messages WHEN new.cjk = 1 BEGIN
-  INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
-END;
+${FTS_TRIGGERS}
 -- One row per source file (or opencode database): what the last pass saw and where it stopped.
 CREATE TABLE files (
   path TEXT PRIMARY KEY,
@@ -106,6 +125,56 @@ CREATE TABLE files (
 CREATE INDEX files_conv ON files (conv_id);
 CREATE TABLE sources (agent TEXT PRIMARY KEY, last_indexed_at INTEGER, roots TEXT);
 `;
+
+/**
+ * True while the FTS tables wait to be filled (the insert triggers are gone): a
+ * first build is under way, or one stopped part way (a crash, a kill) and the
+ * next pass carries it on. Searches find nothing until the fill.
+ */
+export function ftsDeferred(db: Database.Database): boolean {
+  return (
+    db
+      .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = 'messages_ai'`)
+      .get() === undefined
+  );
+}
+
+/**
+ * Whether this pass builds without the FTS tables: yes when a deferral is under
+ * way (or was left by a crash), or when the index is empty, in which case the
+ * triggers are dropped now. Decided under the write lock, so two passes starting
+ * together cannot drop the triggers after the other one has filled the tables.
+ */
+export function deferFtsIfFirst(db: Database.Database): boolean {
+  return db
+    .transaction(() => {
+      if (ftsDeferred(db)) return true;
+      if (db.prepare(`SELECT 1 FROM messages LIMIT 1`).get() !== undefined) return false;
+      db.exec(TRIGGER_NAMES.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join(' '));
+      return true;
+    })
+    .immediate();
+}
+
+/**
+ * Fills both FTS tables from the messages in one transaction and puts the
+ * triggers back, so a crash part way leaves the deferred state for the next pass.
+ * They are empty here: deferral starts only on an empty index and, with every
+ * trigger gone, nothing writes them until now. Only the rows
+ * holding CJK go into the trigram index, as the trigger does. Does nothing when
+ * another process filled them first.
+ */
+export function fillFts(db: Database.Database): void {
+  db.transaction(() => {
+    if (!ftsDeferred(db)) return;
+    db.exec(`INSERT INTO messages_fts (rowid, text, reasoning, tool_calls)
+        SELECT id, text, reasoning, tool_calls FROM messages ORDER BY id;
+      INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls)
+        SELECT id, text, reasoning, tool_calls FROM messages WHERE cjk = 1 ORDER BY id;
+      ${TRIGGER_NAMES.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join(' ')}
+      ${FTS_TRIGGERS}`);
+  }).immediate();
+}
 
 function openFresh(path: string): Database.Database {
   mkdirSync(dirname(path), { recursive: true });

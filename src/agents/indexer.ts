@@ -33,6 +33,7 @@ import { readOpencodeStorage, storageSignatures } from './parsers/opencodeLegacy
 import { praisonaiParse } from './parsers/praisonai.js';
 import { readPraisonaiDb } from './parsers/praisonaiDb.js';
 import { hasCjk } from '../store/query.js';
+import { deferFtsIfFirst, fillFts } from './indexDb.js';
 import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 
 /** A new version re-parses every file of that agent from the start. */
@@ -430,6 +431,27 @@ const SOURCE_STAMP_MS = 60_000;
 
 export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexReport {
   const t0 = performance.now();
+  // A first build (an empty index) fills the FTS tables once at the end, not per row;
+  // a first build that stopped part way is carried on the same way.
+  const deferred = deferFtsIfFirst(db);
+  let report: IndexReport;
+  try {
+    report = pass(db, opts);
+  } catch (err) {
+    if (deferred)
+      try {
+        fillFts(db); // what was written is searchable; the next pass carries on
+      } catch {
+        /* the next pass fills them */
+      }
+    throw err;
+  }
+  if (deferred) fillFts(db);
+  report.ms = performance.now() - t0;
+  return report;
+}
+
+function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   const env = opts.env ?? process.env;
   const agents = opts.agents ?? AGENTS;
   const roots = sourceRoots(env, opts.overrides).filter((r) => agents.includes(r.agent));
@@ -444,6 +466,11 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
   };
   const writer = new Writer(db);
   const getFile = db.prepare(`SELECT * FROM files WHERE path = ?`);
+  // What the unchanged test needs, for every file of an agent in one query: a query
+  // per file cost 80 ms of a 150 ms pass over 10,000 unchanged files.
+  const statRows = db.prepare(
+    `SELECT path, dev, ino, size, mtime_ms, parser_version FROM files WHERE agent = ?`,
+  );
   const setSource = db.prepare(
     `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
      ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
@@ -458,6 +485,14 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     const work: { file: SourceFile; st: Stats; row: FileRow | undefined }[] = [];
     let bytesTotal = 0;
     let statted = 0;
+    const known = new Map(
+      (
+        statRows.all(agent) as Pick<
+          FileRow,
+          'path' | 'dev' | 'ino' | 'size' | 'mtime_ms' | 'parser_version'
+        >[]
+      ).map((r) => [r.path, r]),
+    );
     for (const file of files) {
       if (file.agent === 'gemini' && geminiLegacyShadowed(file.path)) continue;
       let st: Stats;
@@ -468,7 +503,7 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
       }
       report.files++;
       statted++;
-      const row = getFile.get(file.path) as FileRow | undefined;
+      const seenRow = known.get(file.path);
       // opencode: a write always touches the database or its -wal; the legacy tree, a session file.
       const walMtime =
         file.format === 'sqlite'
@@ -477,16 +512,17 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
             ? storageStamp(file.path)
             : 0;
       if (
-        row &&
-        row.parser_version === PARSER_VERSION[agent] &&
-        row.dev === st.dev &&
-        row.ino === st.ino &&
-        row.size === st.size &&
-        row.mtime_ms === st.mtimeMs + walMtime
+        seenRow &&
+        seenRow.parser_version === PARSER_VERSION[agent] &&
+        seenRow.dev === st.dev &&
+        seenRow.ino === st.ino &&
+        seenRow.size === st.size &&
+        seenRow.mtime_ms === st.mtimeMs + walMtime
       ) {
         report.unchanged++;
         continue;
       }
+      const row = getFile.get(file.path) as FileRow | undefined;
       work.push({ file, st, row });
       bytesTotal +=
         file.format === 'jsonl' && row && row.ino === st.ino && st.size >= row.size
@@ -562,7 +598,6 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
         setSource.run(agent, Date.now(), rootsJson);
       }).immediate();
   }
-  report.ms = performance.now() - t0;
   return report;
 }
 

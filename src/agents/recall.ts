@@ -5,11 +5,12 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../store/errors.js';
-import { quoteAllTerms, likePattern, routeQuery, type Route } from '../store/query.js';
+import { quoteAllTerms, routeQuery, type Route } from '../store/query.js';
 import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
-import { rankedPool, type AppConv, type AppMsg } from './appReads.js';
+import type { AppConv, AppMsg } from './appReads.js';
+import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
 import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
@@ -74,21 +75,12 @@ function meta(c: ConvRow): Record<string, Json> {
   return out;
 }
 
-function agentFilter(agents: readonly Agent[]): string {
-  return `(${agents.map((a) => `'${a}'`).join(', ')})`;
-}
-
 export function recentAgentsJson(
   db: Database.Database,
   agents: readonly Agent[],
   opts: { limit: number; all: boolean },
 ): Record<string, Json> {
-  const rows = stmt(
-    db,
-    `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND message_count > 0
-       ${opts.all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}
-       ORDER BY last_active_at DESC LIMIT ?`,
-  ).all(opts.limit) as ConvRow[];
+  const rows = stmt(db, recentSql(agents, opts.all)).all(opts.limit) as ConvRow[];
   const results = rows.map((r) => {
     const out: Record<string, Json> = {
       session_id: r.native_id,
@@ -133,14 +125,13 @@ function hits(
   n: number,
 ): Hit[] {
   const roles = JSON.stringify(opts.roles ?? ['user', 'assistant']);
-  const where = [
-    `m.role IN (SELECT value FROM json_each(?))`,
-    // A copy is never a hit; an abandoned branch is one only with --all, like quiet rows.
-    opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
-    opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
-    // `+` keeps the planner on the rowid order (through messages_order it sorted every row first).
-    `+m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${agentFilter(agents)})`,
-  ].join(' AND ');
+  const where =
+    [
+      `m.role IN (SELECT value FROM json_each(?))`,
+      // A copy is never a hit; an abandoned branch is one only with --all, like quiet rows.
+      opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
+      opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
+    ].join(' AND ') + ` ${agentClause(agents)}`;
   const order =
     opts.sort === 'newest'
       ? 'm.created_at DESC, m.id DESC'
@@ -148,9 +139,7 @@ function hits(
         ? 'm.created_at ASC, m.id ASC'
         : null;
   if (route.kind === 'like') {
-    const one = `(m.text LIKE ? ESCAPE '\\' OR m.reasoning LIKE ? ESCAPE '\\')`;
-    const like = route.terms.map(() => one).join(route.combine === 'or' ? ' OR ' : ' AND ');
-    const params = route.terms.flatMap((t) => [likePattern(t), likePattern(t)]);
+    const { sql: like, params } = likeClause(route);
     if (opts.sort !== 'oldest') {
       // Newest first by id, in keyset pages that stop once `limit` conversations are
       // found (a substring scan of the whole index took 0.5 s for a 2-character query).
@@ -228,6 +217,12 @@ export function searchAgentsJson(
   if (found.length === 0) return empty(NO_MATCH);
   const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
   const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
+  const snippets = indexSnippets(
+    db,
+    route,
+    match,
+    found.map((h) => h.id),
+  );
   const results = found.map((h) => {
     const c = convStmt.get(h.conv_id) as ConvRow;
     const m = msgStmt.get(h.id) as MsgRow;
@@ -240,7 +235,7 @@ export function searchAgentsJson(
       title: c.title,
       matched_role: m.role,
       match_message_id: m.anchor,
-      snippet: snippet(db, route, match, m),
+      snippet: snippet(route, snippets, m),
       bookend_start: view.bookend_start.map((x) => shape(x)),
       messages: view.messages.map((x) => shape(x, m.anchor)),
       bookend_end: view.bookend_end.map((x) => shape(x)),
@@ -264,9 +259,8 @@ export function searchAgentsJson(
 
 /** The snippet comes from the hit's own row, never from another message. */
 function snippet(
-  db: Database.Database,
   route: Exclude<Route, { kind: 'empty' }>,
-  match: string,
+  fromIndex: ReadonlyMap<number, string>,
   m: MsgRow,
 ): string {
   if (route.kind === 'like') {
@@ -275,12 +269,34 @@ function snippet(
     const at = Math.max(0, body.indexOf(term) - 40);
     return body.slice(at, at + 120);
   }
+  return fromIndex.get(m.id) ?? '';
+}
+
+/**
+ * FTS5's snippets of the shown rows in one statement. FTS5 drops a `rowid = ?`
+ * bound as REAL (better-sqlite3 binds every JS number so): every result showed
+ * the first match's snippet. Here the bounds are BigInt, so FTS5 walks only the
+ * matches between the lowest and highest shown row (they are mostly the newest),
+ * and `+rowid IN` keeps the exact test out of FTS5, which would run the whole
+ * query again per value (1–3 ms a row for a prefix query such as `deploy*`).
+ */
+function indexSnippets(
+  db: Database.Database,
+  route: Exclude<Route, { kind: 'empty' }>,
+  match: string,
+  ids: readonly number[],
+): Map<number, string> {
+  if (route.kind === 'like' || ids.length === 0) return new Map();
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-  const row = stmt(
+  const rows = stmt(
     db,
-    `SELECT snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`,
-  ).get(match, m.id) as { s: string | null } | undefined;
-  return row?.s ?? '';
+    `SELECT rowid AS id, snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
+     WHERE ${table} MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
+  ).all(match, BigInt(Math.min(...ids)), BigInt(Math.max(...ids)), JSON.stringify(ids)) as {
+    id: number;
+    s: string | null;
+  }[];
+  return new Map(rows.map((r) => [r.id, r.s ?? '']));
 }
 
 /** Rows of a transcript: never a copy or an abandoned branch (the hit itself is always shown). */
@@ -343,7 +359,7 @@ export function findConversation(
   if (!sid) return null;
   const rows = stmt(
     db,
-    `SELECT * FROM conversations WHERE agent IN ${agentFilter(agents)} AND native_id = ? ORDER BY last_active_at DESC`,
+    `SELECT * FROM conversations WHERE agent IN ${inList(agents)} AND native_id = ? ORDER BY last_active_at DESC`,
   ).all(sid) as ConvRow[];
   return rows[0] ?? null;
 }
