@@ -7,6 +7,7 @@ import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
+import { widthPatchPlugin } from './widthPatch.mjs';
 
 const entries = {
   lookback: 'src/cli.ts',
@@ -36,7 +37,7 @@ const result = await build({
     // Bundled CommonJS dependencies call require(); give them one in ESM.
     js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
   },
-  plugins: [inkPatchPlugin(), meowPatchPlugin()],
+  plugins: [inkPatchPlugin(), meowPatchPlugin(), widthPatchPlugin()],
   metafile: true,
   logLevel: 'warning',
 });
@@ -45,6 +46,8 @@ const inputs = Object.keys(result.metafile.inputs);
 for (const { file } of INK_PATCHES)
   if (!inputs.some((i) => i.endsWith(`node_modules/ink/build/${file}`)))
     throw new Error(`scripts/inkPatches.mjs: ink's build/${file} is not in the bundle any more`);
+if (!inputs.some((i) => /node_modules\/string-width\/index\.js$/.test(i)))
+  throw new Error("scripts/widthPatch.mjs: string-width's index.js is not in the bundle any more");
 if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);
 
 // The library's types (package.json "exports"): declarations only, from the TypeScript sources.
