@@ -15,6 +15,20 @@
  *   peak RSS of the walk 193-200 MB instead of 226-232, RSS after it 142-177
  *   instead of 151-160 (no clear win), but the first frame 100-170 ms later
  *   (more scavenges while the bundle loads).
+ *
+ * Kept: once the first frame is out, `--heap-growing-percent=100` (leanHeap):
+ * V8 reads it at each full collection to set the next one's limit, so the old
+ * generation grows 2× between collections instead of up to 4×. Peak RSS of
+ * the 1,390-PgUp walk through a 10,000-message conversation ~275 → ~210 MB,
+ * key → frame unchanged within the machine's noise (bench, memory and keys
+ * sections, load 2-4). Set after the first frame, it costs the start nothing.
+ * `=20` (1.2×) gave a peak of ~192 MB but doubled PgDn/PgUp at 200x60 (p50
+ * 24 ms, p95 94 ms instead of ~10 and ~16-28): more full collections mid-scroll.
+ * Neither lowers the RSS right after the walk (~178 MB; of it ~50 MB is the
+ * node binary and libraries, ~32 MB the young generation at its 2 × 16 MB
+ * maximum, ~46 MB old space, ~30 MB malloc arenas: SQLite, Yoga). Capping the
+ * query worker's young generation at 6 MB (Worker resourceLimits) changed
+ * nothing either.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -28,6 +42,14 @@ export interface IdleCollector {
   /** A frame was drawn: postpone. */
   activity(): void;
   stop(): void;
+}
+
+/** V8 flags for a smaller heap, set when the first frame is out (see the header). */
+export const LEAN_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=100'];
+
+/** Sets LEAN_HEAP_FLAGS. V8 reads them as it sizes the heap after each full collection. */
+export function leanHeap(set: (flag: string) => void = setFlagsFromString): void {
+  for (const flag of LEAN_HEAP_FLAGS) set(flag);
 }
 
 /** The engine's collector, or null where it cannot be had. */

@@ -14,7 +14,7 @@ import { allProfiles } from '../store/profiles.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
-import { exposeGc, idleCollector } from './memory.js';
+import { exposeGc, idleCollector, leanHeap } from './memory.js';
 import { findWorkerFile } from '../app/worker/client.js';
 import { findAgentsWorker } from '../agents/background.js';
 import { indexPath } from '../agents/indexDb.js';
@@ -203,6 +203,7 @@ export async function runApp(flags: Flags): Promise<number> {
       // A signal or a crash: leave now that the terminal is back.
       process.exit(code);
     });
+    let drawn = false;
     try {
       controller.start();
       modes.enter();
@@ -211,6 +212,9 @@ export async function runApp(flags: Flags): Promise<number> {
         stdin: process.stdin,
         ...RENDER_OPTIONS,
         onRender: () => {
+          // After the first frame: the start keeps V8's default heap sizing.
+          if (!drawn) leanHeap();
+          drawn = true;
           collector.activity();
           controller.frameDrawn();
         },

@@ -4,7 +4,10 @@ import {
   IDLE_COLLECT_MS,
   exposeGc,
   idleCollector,
+  LEAN_HEAP_FLAGS,
+  leanHeap,
 } from '../../src/tui/memory.js';
+import { spawnSync } from 'node:child_process';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -49,5 +52,24 @@ describe('collecting garbage when the user pauses', () => {
     const c = idleCollector(null, () => 1e12);
     c.activity();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('a leaner heap once the first frame is out', () => {
+  it('sets the flags it names', () => {
+    const set = vi.fn();
+    leanHeap(set);
+    expect(set.mock.calls.map(([f]) => f)).toEqual([...LEAN_HEAP_FLAGS]);
+  });
+
+  it('names only flags this Node knows (an unknown V8 flag would be ignored without a word)', () => {
+    for (const flag of LEAN_HEAP_FLAGS) {
+      const r = spawnSync(process.execPath, [flag, '-e', '0'], { encoding: 'utf8' });
+      expect([flag, r.status, r.stderr]).toEqual([flag, 0, '']);
+    }
+    const r = spawnSync(process.execPath, ['--heap-growing-pct=20', '-e', '0'], {
+      encoding: 'utf8',
+    });
+    expect(r.status).not.toBe(0);
   });
 });
