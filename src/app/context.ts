@@ -49,6 +49,12 @@ export function contextParts(c: ConversationContext, now: number, home = ''): st
   return parts;
 }
 
+/** `3h ago`, or `just now` under a minute. */
+function ago(t: number, now: number): string {
+  const a = age(t, now);
+  return a === 'now' ? 'just now' : `${a} ago`;
+}
+
 export interface InfoRow {
   label: string;
   value: string;
@@ -100,11 +106,11 @@ export function infoRows(
     });
   rows.push({
     label: 'started',
-    value: `${clockTime(c.startedAt)} (${age(c.startedAt, now)} ago)`,
+    value: `${clockTime(c.startedAt)} (${ago(c.startedAt, now)})`,
   });
   rows.push({
     label: 'last active',
-    value: `${clockTime(c.lastActive)} (${age(c.lastActive, now)} ago)`,
+    value: `${clockTime(c.lastActive)} (${ago(c.lastActive, now)})`,
   });
   if (c.endKnown !== false) {
     const status = contextStatus(c, now);
