@@ -3,6 +3,7 @@
  * app's wording can be read (and changed) here without reading the logic.
  * Store text in them is sanitized by Controller.setStatus.
  */
+import { nativeMessageId } from '../data/profileIds.js';
 import { formatCount, plural } from '../../text/format.js';
 import type { SearchMode, Sort } from '../model.js';
 
@@ -39,7 +40,7 @@ export const say = {
   nextResult: (dir: 1 | -1, i: number, n: number, title: string) =>
     `${dir === 1 ? 'next' : 'previous'} result (${i + 1}/${n}): ${title}`,
   noMoreHits: (dir: 1 | -1) => (dir === 1 ? 'no more hits' : 'no earlier hits'),
-  hitGone: (id: number) => `hit ${id} is gone`,
+  hitGone: (id: number) => `hit ${nativeMessageId(id)} is gone`,
   hit: (k: number, n: number) => `hit ${k}/${n}`,
 
   nextMessage: (dir: 1 | -1) => (dir === 1 ? 'last message' : 'first loaded message'),
@@ -94,5 +95,5 @@ export const say = {
     `other agents indexed: ${formatCount(messages)} new messages in ${seconds} s`,
   indexFailed: (message: string) => `indexing other agents failed: ${message}`,
   marked: (on: boolean, id: number, n: number) =>
-    `${on ? 'marked' : 'unmarked'} message ${formatCount(id)} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
+    `${on ? 'marked' : 'unmarked'} message ${formatCount(nativeMessageId(id))} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
 } as const;
