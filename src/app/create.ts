@@ -12,7 +12,7 @@ import { AgentSource } from './data/agentSource.js';
 import { Controller } from './controller/controller.js';
 import type { BackgroundIndexer, ControllerOptions } from './controller/ctx.js';
 import { DataSource } from './data/source.js';
-import { ProfileStores, type ProfileOpener } from './data/profileStores.js';
+import { ProfileStores, type OtherProfiles } from './data/profileStores.js';
 import { inlineBackend, workerBackend } from './worker/client.js';
 
 export interface CreateOptions extends Omit<
@@ -24,11 +24,11 @@ export interface CreateOptions extends Omit<
   /** The profiles on disk, for links naming another profile (the app reads no directories itself). */
   profiles?: () => string[];
   /**
-   * Opens another profile's store read-only (src/tui/run.tsx: Store.open on its
-   * state.db), for a pasted link of that profile; absent, such a link only says
-   * where it lives.
+   * The other profiles' stores (src/tui/openProfile.ts): for a pasted link of
+   * another profile and the every-profile view (P); absent, such a link only
+   * says where it lives and P says there is one profile.
    */
-  openProfile?: ProfileOpener;
+  otherProfiles?: OtherProfiles;
   /** The query worker's bundle (worker/client.ts findWorkerFile); null answers queries inline. */
   workerFile: string | null;
   /**
@@ -63,13 +63,13 @@ function indexerFor(a: NonNullable<CreateOptions['agents']>): BackgroundIndexer 
 }
 
 export function createController(o: CreateOptions): Controller {
-  const { store, workerFile, agents, profiles, openProfile, ...rest } = o;
+  const { store, workerFile, agents, profiles, otherProfiles, ...rest } = o;
   const on = agents && agents.agents.length > 0 ? agents : undefined;
   const data = new DataSource(
     store,
     on ? new AgentSource(new IndexReader(on.indexFile, on.agents)) : null,
     profiles,
-    openProfile ? new ProfileStores(store.profile, openProfile) : null,
+    otherProfiles ? new ProfileStores(store.profile, otherProfiles) : null,
   );
   const indexer = on ? indexerFor(on) : undefined;
   const base = { ...rest, data, ...(indexer ? { indexer } : {}) };

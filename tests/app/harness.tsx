@@ -91,8 +91,8 @@ export async function startHarness(
     agents?: CreateOptions['agents'];
     /** The profiles on disk, as src/tui/run.tsx lists them. */
     profiles?: string[];
-    /** Opens another profile's store, as src/tui/run.tsx does (src/tui/openProfile.ts). */
-    openProfile?: CreateOptions['openProfile'];
+    /** The other profiles' stores, as src/tui/run.tsx injects them (src/tui/otherProfiles.ts). */
+    otherProfiles?: CreateOptions['otherProfiles'];
   } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend' | 'demo'>> = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
@@ -129,7 +129,7 @@ export async function startHarness(
     ...(opts.demo ? { demo: true } : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),
-    ...(opts.openProfile ? { openProfile: opts.openProfile } : {}),
+    ...(opts.otherProfiles ? { otherProfiles: opts.otherProfiles } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

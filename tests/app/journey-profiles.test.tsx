@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmptyStore, insertMessage, insertSession } from '../../src/demo/store.js';
-import { openProfile } from '../../src/tui/openProfile.js';
+import { otherProfiles } from '../../src/tui/otherProfiles.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import { sha256 } from '../helpers/fixtures.js';
 import { KEY, startHarness, WIDE, type Harness } from './harness.js';
@@ -32,7 +32,19 @@ const workText = (i: number): string =>
         ? `work checkpoint ${i}`
         : `work step ${i}`;
 
-function build(path: string, title: string, n: number, text: (i: number) => string): void {
+/** A second conversation in each store, for the every-profile view's search. */
+const CITRUS = {
+  default: { id: '20261102_090000_def456', title: 'Lemon tree', text: 'citrus orchard planning' },
+  work: { id: '20261102_100000_aaa999', title: 'Harbor crane', text: 'citrus shipment to harbor' },
+};
+
+function build(
+  path: string,
+  title: string,
+  n: number,
+  text: (i: number) => string,
+  extra: { id: string; title: string; text: string },
+): void {
   createEmptyStore(path, 30, { withFts: true });
   const db = new Database(path);
   db.transaction(() => {
@@ -43,12 +55,18 @@ function build(path: string, title: string, n: number, text: (i: number) => stri
         role: i % 2 === 1 ? 'user' : 'assistant',
         content: text(i),
       });
+    insertSession(db, { id: extra.id, title: extra.title, source: 'cli' });
+    insertMessage(db, { session_id: extra.id, role: 'user', content: extra.text });
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
-build(defaultPath, 'Tomato garden', 210, defaultText);
-build(workPath, 'Zeppelin budget', 250, workText);
+build(defaultPath, 'Tomato garden', 210, defaultText, CITRUS.default);
+build(workPath, 'Zeppelin budget', 250, workText, CITRUS.work);
+
+/** A Hermes root with the default profile alone. */
+const lonely = mkdtempSync(join(tmpdir(), 'lookback-one-profile-'));
+build(join(lonely, 'state.db'), 'Alone', 3, defaultText, CITRUS.default);
 
 const before = { def: sha256(defaultPath), work: sha256(workPath) };
 
@@ -64,8 +82,8 @@ afterAll(() => {
 function start(): Promise<Harness> {
   return startHarness(defaultPath, WIDE, {
     profiles: ['default', 'work'],
-    // The real opener, on this temp Hermes root.
-    openProfile: (name) => openProfile(name, { env: { HERMES_HOME: root }, home: '/nonexistent' }),
+    // The real door to the other stores, on this temp Hermes root.
+    otherProfiles: otherProfiles({ env: { HERMES_HOME: root }, home: '/nonexistent' }),
   });
 }
 
@@ -175,6 +193,84 @@ describe('a conversation of another profile', () => {
       await h.waitFor(() => h.frame().includes('no profile "nosuch"'), 'unknown profile line');
       expect(h.state().results.message).toBe('no profile "nosuch" (profiles: default, work)');
       expect(h.state().view).toBeNull();
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the every-profile view (P)', () => {
+  it('lists and searches both stores, each row naming its profile, and opens any row', async () => {
+    const h = await start();
+    try {
+      await h.waitFor(() => h.frame().includes('Tomato garden'), 'default’s Recent');
+      expect(h.frame()).not.toContain('Zeppelin budget');
+      await h.press('P');
+      await h.waitFor(() => h.frame().includes('Zeppelin budget'), 'work’s rows in Recent');
+      expect(h.frame()).toContain('Recent · 4 · every profile');
+      expect(h.frame()).toContain('every profile · P');
+      expect(h.frame()).toMatch(/work\s+Zeppelin budget/);
+      expect(h.frame()).toMatch(/work\s+Harbor crane/);
+      expect(h.frame()).toMatch(/default\s+Tomato garden/);
+      expect(h.frame()).toMatch(/default\s+Lemon tree/);
+
+      // Full-text search finds text in both stores, with each store's snippet.
+      await h.press('/');
+      await h.type('citrus');
+      await h.waitFor(
+        () => h.frame().includes('Harbor crane') && h.frame().includes('Lemon tree'),
+        'results from both profiles',
+      );
+      const f = h.frame();
+      expect(f).toContain('citrus shipment to harbor');
+      expect(f).toContain('citrus orchard planning');
+      expect(f).toContain('Results: 2 sessions · every profile');
+      expect(h.frame()).toMatch(/work\s+Harbor crane/);
+      expect(h.frame()).toMatch(/default\s+Lemon tree/);
+
+      // Opening work's result reads work's store, and its link names work.
+      const at = h.state().results.items.findIndex((r) => r.title === 'Harbor crane');
+      expect(at).toBeGreaterThanOrEqual(0);
+      await h.press(KEY.esc);
+      await h.press(...Array<string>(at).fill('j'));
+      await h.waitFor(() => h.state().results.list.selected === at, 'the work result');
+      await h.press(KEY.enter);
+      await h.waitFor(() => h.state().pane === 'messages', 'the work conversation');
+      expect(h.frame()).toContain('citrus shipment to harbor');
+      await h.press('Y', '1');
+      await h.waitFor(() => h.copied.length === 1, 'the link copy');
+      expect(h.copied[0]).toBe(`@session:work/${CITRUS.work.id}`);
+
+      // Opening work's Recent row with the colliding id reads work's conversation.
+      await h.press(KEY.esc, KEY.esc, KEY.esc);
+      await h.waitFor(() => h.state().search.text === '', 'the search cleared');
+      const row = h.state().recent.entries.findIndex((r) => r.title === 'Zeppelin budget');
+      if (h.state().pane !== 'recent') await h.press(KEY.tab);
+      await h.waitFor(() => h.state().pane === 'recent', 'the Recent pane');
+      await h.press('g', ...Array<string>(row).fill('j'), KEY.enter);
+      await h.waitFor(() => h.frame().includes('work step 250'), 'work’s conversation');
+      expect(h.frame()).not.toContain(defaultText(210));
+
+      // P again: this profile alone.
+      await h.press(KEY.esc, 'P');
+      await h.waitFor(() => !h.frame().includes('Zeppelin budget'), 'default alone');
+      expect(h.frame()).toContain('profile default alone');
+      expect(h.frame()).not.toContain('every profile ·');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('with one profile, P says so in one line', async () => {
+    const h = await startHarness(join(lonely, 'state.db'), WIDE, {
+      profiles: ['default'],
+      otherProfiles: otherProfiles({ env: { HERMES_HOME: lonely }, home: '/nonexistent' }),
+    });
+    try {
+      await h.press('P');
+      await h.waitFor(() => h.frame().includes('only one profile'), 'the one-profile line');
+      expect(h.frame()).toContain('only one profile (default): nothing else to list');
+      expect(h.state().everyProfile).toBe(false);
     } finally {
       await h.close();
     }

@@ -5,6 +5,7 @@
  */
 import { nativeMessageId } from '../data/profileIds.js';
 import { formatCount, plural } from '../../text/format.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import type { SearchMode, Sort } from '../model.js';
 
 export const say = {
@@ -64,6 +65,12 @@ export const say = {
     shown
       ? 'showing hidden conversations'
       : 'hiding subagent, kanban, tool, archived and hidden conversations',
+  oneProfile: (profile: string) =>
+    `only one profile (${sanitizeLine(profile)}): nothing else to list`,
+  everyProfile: (on: boolean, profile: string) =>
+    on
+      ? 'every profile: Recent and search list every profile’s store · P again shows this one'
+      : `profile ${sanitizeLine(profile)} alone`,
   noBranches: 'no branches',
   branches: (n: number, title: string) => `${plural(n, 'branch', 'branches')} of ${title}`,
   storeChanged: (messages: number, sessions: number) =>

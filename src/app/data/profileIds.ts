@@ -9,6 +9,9 @@
  * store's order (n/N compare ids) and leaves 2^40 ids to each store.
  */
 
+import { sanitizeLine } from '../../text/sanitize.js';
+import { displayWidth, truncate } from '../../text/width.js';
+
 export const PROFILE_ID_SPAN = 2 ** 40;
 /** Slots 1..MAX_PROFILE_SLOT stay below the other agents' ids (2^50). */
 export const MAX_PROFILE_SLOT = 2 ** 10 - 1;
@@ -42,4 +45,40 @@ export function nativeMessageId(id: number): number {
 
 export function profileSlotOf(id: number): number {
   return isProfileMessageId(id) ? Math.floor(id / PROFILE_ID_SPAN) : 0;
+}
+
+/** A row of another profile's list, in app ids and tagged with its profile. */
+export function tagSessionRow<R extends { sessionId: string; rootId: string }>(
+  r: R,
+  profile: string,
+): R & { profile: string } {
+  return {
+    ...r,
+    sessionId: profileSessionId(profile, r.sessionId),
+    rootId: profileSessionId(profile, r.rootId),
+    profile,
+  };
+}
+
+/** A result of another profile's search, in app ids (its message in the profile's range) and tagged. */
+export function tagResultItem<
+  R extends { key: string; sessionId: string; rootId: string; messageId: number | null },
+>(r: R, profile: string, slot: number): R & { profile: string } {
+  return {
+    ...tagSessionRow(r, profile),
+    key: `${profile}/${r.key}`,
+    messageId: r.messageId === null ? null : slot * PROFILE_ID_SPAN + r.messageId,
+  };
+}
+
+/** Cells of a row's profile tag: a short name whole, a long one cut (…), narrower on a narrow list. */
+export function profileTagWidth(listWidth: number): number {
+  return listWidth >= 56 ? 8 : 4;
+}
+
+/** The tag shown in a row's profile column (fixed width, sanitized). */
+export function profileTag(profile: string, listWidth: number): string {
+  const w = profileTagWidth(listWidth);
+  const t = truncate(sanitizeLine(profile), w);
+  return t + ' '.repeat(Math.max(0, w - displayWidth(t)));
 }

@@ -25,7 +25,7 @@ import {
 } from './chainWindow.js';
 import { exportConversation, exportMarks, type ExportGroup } from './export.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
-import { nativeMessageId, PROFILE_ID_SPAN, profileSessionId } from './profileIds.js';
+import { nativeMessageId, PROFILE_ID_SPAN, profileSessionId, tagResultItem } from './profileIds.js';
 import { clean } from './rows.js';
 
 /** A Hermes reference in the store's own ids, for links, scroll calls and quotes. */
@@ -188,11 +188,7 @@ export class ProfileSource {
     const who = clean(this.profile);
     return {
       items: found.items.map((r) => ({
-        ...r,
-        key: `profile:${who}:${r.key}`,
-        sessionId: this.sid(r.sessionId),
-        rootId: this.sid(r.rootId),
-        messageId: r.messageId === null ? null : this.mid(r.messageId),
+        ...tagResultItem(r, this.profile, this.slot),
         snippet: [
           { text: `profile ${who} · ${r.snippet.map((s) => s.text).join('')}`, hit: false },
         ],

@@ -27,6 +27,7 @@ import {
   type OpenSize,
 } from './chainWindow.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
+import { everyRecent, type ProfileRef } from './everyProfile.js';
 import { isProfileMessageId, splitProfileSession } from './profileIds.js';
 import type { HermesRef, ProfileSource } from './profileSource.js';
 import type { ProfileStores } from './profileStores.js';
@@ -79,8 +80,22 @@ export class DataSource {
     );
   }
 
-  recent(limit: number, all: boolean, filters?: Filters): RecentAnswer {
-    return mergedRecent(this.store, filters ? null : this.agents, limit, all, filters);
+  /** `profiles`: the every-profile view's other stores (profileRefs), listed with this one. */
+  recent(
+    limit: number,
+    all: boolean,
+    filters?: Filters,
+    profiles?: readonly ProfileRef[],
+  ): RecentAnswer {
+    const own = mergedRecent(this.store, filters ? null : this.agents, limit, all, filters);
+    if (!this.others || !profiles || profiles.length === 0) return own;
+    const others = this.others;
+    return everyRecent(own, this.profile, profiles, (r) => others.storeOf(r), limit, all, filters);
+  }
+
+  /** The other readable profiles, as the every-profile view's requests name them; empty when none. */
+  profileRefs(): ProfileRef[] {
+    return this.others?.refs() ?? [];
   }
 
   /** Messages of a chain that contain `text` (find within the conversation), in order. */
@@ -259,7 +274,8 @@ export class DataSource {
   }
 
   answer(req: QueryRequest, post: (r: QueryResponse) => void): void {
-    answerQuery(this.store, req, post, this.agents);
+    const others = this.others;
+    answerQuery(this.store, req, post, this.agents, others ? (r) => others.storeOf(r) : null);
   }
 
   close(): void {
