@@ -13,6 +13,7 @@ import { createEmptyStore, insertMessage, insertSession } from '../../src/demo/s
 import { otherProfiles } from '../../src/tui/otherProfiles.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import { sha256 } from '../helpers/fixtures.js';
+import { displayWidth } from '../../src/text/width.js';
 import { KEY, startHarness, WIDE, type Harness } from './harness.js';
 
 const SID = '20261101_120000_abc123';
@@ -251,11 +252,37 @@ describe('the every-profile view (P)', () => {
       await h.waitFor(() => h.frame().includes('work step 250'), 'work’s conversation');
       expect(h.frame()).not.toContain(defaultText(210));
 
+      // The key is on the help screen.
+      await h.press(KEY.esc, '?');
+      await h.waitFor(() => h.frame().includes('Every profile:'), 'the help screen');
+      expect(h.frame()).toMatch(/P\s+Every profile: Recent and search/);
+      await h.press(KEY.esc);
+
       // P again: this profile alone.
-      await h.press(KEY.esc, 'P');
+      await h.press('P');
       await h.waitFor(() => !h.frame().includes('Zeppelin budget'), 'default alone');
       expect(h.frame()).toContain('profile default alone');
       expect(h.frame()).not.toContain('every profile ·');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('fits a narrow terminal: a four-cell profile tag', async () => {
+    const h = await startHarness(
+      defaultPath,
+      { cols: 50, rows: 20 },
+      {
+        profiles: ['default', 'work'],
+        otherProfiles: otherProfiles({ env: { HERMES_HOME: root }, home: '/nonexistent' }),
+      },
+    );
+    try {
+      await h.press('P');
+      await h.waitFor(() => h.frame().includes('Harbor'), 'work’s rows');
+      expect(h.frame()).toMatch(/work\s+Harbor/);
+      expect(h.frame()).toMatch(/def…\s+Lemon/);
+      for (const line of h.frame().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(50);
     } finally {
       await h.close();
     }
