@@ -5,11 +5,17 @@
  * and message ids on purpose.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { act } from 'react';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmptyStore, insertMessage, insertSession } from '../../src/demo/store.js';
+import {
+  createEmptyStore,
+  DEFAULT_NOW,
+  insertMessage,
+  insertSession,
+} from '../../src/demo/store.js';
 import { otherProfiles } from '../../src/tui/otherProfiles.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import { sha256 } from '../helpers/fixtures.js';
@@ -298,6 +304,56 @@ describe('the every-profile view (P)', () => {
       await h.waitFor(() => h.frame().includes('only one profile'), 'the one-profile line');
       expect(h.frame()).toContain('only one profile (default): nothing else to list');
       expect(h.state().everyProfile).toBe(false);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('another profile’s conversation while its agent writes', () => {
+  it('re-anchors on a removed message and shows new ones, from work’s store', async () => {
+    // A copy of the whole Hermes root: this test plays work's agent and writes.
+    const live = mkdtempSync(join(tmpdir(), 'lookback-profiles-live-'));
+    const liveWork = join(live, 'profiles', 'work', 'state.db');
+    mkdirSync(join(live, 'profiles', 'work'), { recursive: true });
+    copyFileSync(defaultPath, join(live, 'state.db'));
+    copyFileSync(workPath, liveWork);
+    const h = await startHarness(join(live, 'state.db'), WIDE, {
+      profiles: ['default', 'work'],
+      otherProfiles: otherProfiles({ env: { HERMES_HOME: live }, home: '/nonexistent' }),
+    });
+    const agentWrites = async (sql: string, ...args: unknown[]): Promise<void> => {
+      const writer = new Database(liveWork);
+      writer.prepare(sql).run(...args);
+      writer.close();
+      await act(async () => {
+        h.controller.checkForChanges();
+      });
+    };
+    try {
+      await h.press(
+        '/',
+        `session_search(session_id="${SID}", around_message_id=200, window=5, profile="work")`,
+      );
+      await h.waitFor(() => h.frame().includes('Zeppelin budget'), 'the work row');
+      await h.press(KEY.enter);
+      await h.waitFor(() => h.frame().includes('kiwi checkpoint list'), 'work message 200');
+
+      // Work's agent prunes the focused message: the window moves to its neighbour in work.
+      await agentWrites('DELETE FROM messages WHERE id = 200');
+      await h.waitFor(() => h.frame().includes('was removed'), 'the re-anchor line');
+      expect(h.frame()).not.toContain('kiwi checkpoint list');
+      expect(h.frame()).toMatch(/#(199|201)/);
+      expect(h.frame()).not.toContain('default tomato');
+
+      // Work's agent appends: the new message is there at the end.
+      await agentWrites(
+        "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'a late walrus question', ?)",
+        SID,
+        DEFAULT_NOW + 10_000,
+      );
+      await h.press('G');
+      await h.waitFor(() => h.frame().includes('a late walrus question'), 'the new message');
     } finally {
       await h.close();
     }
