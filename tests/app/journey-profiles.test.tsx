@@ -108,8 +108,9 @@ describe('a conversation of another profile', () => {
         `session_search(session_id="${SID}", around_message_id=200, window=5, profile="work")`,
       );
       await h.waitFor(() => h.frame().includes('Zeppelin budget'), 'the work row');
-      expect(h.frame()).not.toContain('Tomato garden');
-      expect(h.frame()).toContain('profile work');
+      // One row, work's (the message pane may still preview default's selected Recent row).
+      expect(h.state().results.items.map((r) => r.title)).toEqual(['Zeppelin budget']);
+      expect(h.frame()).toMatch(/profile work · 20261101_120000_abc123 · open at message 200/);
       await h.press(KEY.enter);
       await h.waitFor(() => h.frame().includes('kiwi checkpoint list'), 'work message 200');
       expect(h.frame()).not.toContain(defaultText(200));
@@ -199,7 +200,10 @@ describe('a conversation of another profile', () => {
       await h.press('/', `@session:nosuch/${SID}`);
       await h.waitFor(() => h.frame().includes('no profile "nosuch"'), 'unknown profile line');
       expect(h.state().results.message).toBe('no profile "nosuch" (profiles: default, work)');
-      expect(h.state().view).toBeNull();
+      // Nothing opened (the message pane may preview the selected Recent row, default's own).
+      expect(h.state().results.items).toEqual([]);
+      expect(h.state().pane).not.toBe('messages');
+      expect(h.frame()).not.toContain('work step');
     } finally {
       await h.close();
     }
