@@ -93,6 +93,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       focused={focusOf('recent') && !s.typing}
       complete={s.recent.complete}
       showHidden={s.showHidden}
+      everyProfile={s.everyProfile}
       expanded={s.recent.branches}
       newAbove={s.recent.newAbove}
       now={s.now}
@@ -110,6 +111,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       busy={s.results.busy}
       message={s.results.message}
       query={s.search.text}
+      everyProfile={s.everyProfile}
       mode={s.search.mode}
       path={s.results.path}
       total={s.results.total}
@@ -202,6 +204,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         status={s.status}
         hidden={s.hidden}
         showHidden={s.showHidden}
+        everyProfile={s.everyProfile}
         marks={s.marks.length}
       />
     </Box>

@@ -1,5 +1,6 @@
 import React from 'react';
 import { agentTag } from '../src/app/data/agentIds.js';
+import { profileTag } from '../src/app/data/profileIds.js';
 import { age, formatCount } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
@@ -17,6 +18,8 @@ export interface RecentPaneProps {
   focused: boolean;
   complete: boolean;
   showHidden: boolean;
+  /** The every-profile view (P) is on. */
+  everyProfile?: boolean;
   expanded: Readonly<Record<string, unknown>>;
   /** Conversations that appeared above the view while scrolled ("↑ N new"). */
   newAbove: number;
@@ -74,6 +77,10 @@ export function recentLine(
     { text: unread ? `${glyph.unread} ` : '  ', tone: 'warn' },
     // The agent's tag after the fixed marker cells, so titles still start in one column.
     ...(r.agent !== undefined ? [{ text: `${agentTag(r.agent)} `, tone: 'dim' as const }] : []),
+    // The profile's tag in the every-profile view (P), the same way.
+    ...(r.profile !== undefined
+      ? [{ text: `${profileTag(r.profile ?? '', width)} `, tone: 'accent' as const }]
+      : []),
     { text: indent, tone: 'dim' },
   ];
   const leadWidth = lead.reduce((n, s) => n + displayWidth(s.text), 0);
@@ -117,7 +124,8 @@ function RecentPaneView(p: RecentPaneProps): React.JSX.Element {
   if (p.entries.length === 0) lines.push([{ text: '  no conversations yet', tone: 'dim' }]);
   const count = `${formatCount(p.entries.length)}${p.complete ? '' : '+'}`;
   const fresh = p.newAbove > 0 ? ` · ${glyph.newAbove} ${formatCount(p.newAbove)} new` : '';
-  const title = `Recent · ${count}${p.showHidden ? ' · with hidden' : ''}${fresh}`;
+  const every = p.everyProfile ? ' · every profile' : '';
+  const title = `Recent · ${count}${every}${p.showHidden ? ' · with hidden' : ''}${fresh}`;
   const pos = p.entries.length > 0 ? `${formatCount(p.list.selected + 1)}/${count}` : '';
   return (
     <Pane

@@ -1,5 +1,6 @@
 import React from 'react';
 import { agentTag } from '../src/app/data/agentIds.js';
+import { profileTag } from '../src/app/data/profileIds.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';
@@ -20,6 +21,8 @@ export interface ResultsPaneProps {
   busy: boolean;
   message: string | null;
   query: string;
+  /** The every-profile view (P) is on. */
+  everyProfile?: boolean;
   mode: SearchMode;
   path: SearchPath | null;
   /** Conversations the query matches in all (null until counted); capped: at least that many. */
@@ -48,7 +51,8 @@ export function resultLines(
     .join('  ');
   const lead =
     (selected ? `${glyph.selected} ` : '  ') +
-    (r.agent !== undefined ? `${agentTag(r.agent)} ` : '');
+    (r.agent !== undefined ? `${agentTag(r.agent)} ` : '') +
+    (r.profile !== undefined ? `${profileTag(r.profile, width)} ` : '');
   // A fixed cell: titles start at the same column with or without the live marker.
   const live = isLive(r.live, r.when, now) ? `${glyph.live} ` : '  ';
   const leadW = displayWidth(lead);
@@ -85,7 +89,8 @@ function title(p: ResultsPaneProps): string {
     p.total !== null && (p.total > p.items.length || p.capped)
       ? `${formatCount(p.items.length)} of ${formatCount(p.total)}${p.capped ? '+' : ''} ${unit}`
       : plural(p.items.length, hit ? 'session' : 'match', unit);
-  return `${what}: ${n}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
+  const every = p.everyProfile ? ' · every profile' : '';
+  return `${what}: ${n}${every}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
 }
 
 function ResultsPaneView(p: ResultsPaneProps): React.JSX.Element {

@@ -13,6 +13,8 @@ export interface StatusLineProps {
   status: StatusMessage | null;
   hidden: HiddenCounts | null;
   showHidden: boolean;
+  /** The every-profile view (P) is on: said on the right, beside what is hidden. */
+  everyProfile?: boolean;
   marks: number;
 }
 
@@ -47,7 +49,9 @@ export function hiddenText(hidden: HiddenCounts | null, showHidden: boolean, roo
 
 export function StatusLine(p: StatusLineProps): React.JSX.Element {
   const marks = p.marks > 0 ? `${plural(p.marks, 'mark')} · ` : '';
-  const right = `${marks}${hiddenText(p.hidden, p.showHidden, Math.floor(p.width / 2))} `;
+  const hidden = hiddenText(p.hidden, p.showHidden, Math.floor(p.width / 2));
+  const every = p.everyProfile ? `every profile · P${hidden ? ' · ' : ''}` : '';
+  const right = `${marks}${every}${hidden} `;
   const room = Math.max(1, p.width - displayWidth(right) - 2);
   let left: Span;
   if (p.status) left = { text: truncate(p.status.text, room), tone: TONE[p.status.tone] };

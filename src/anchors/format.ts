@@ -29,6 +29,8 @@ export interface AnchorTarget {
   timestamp?: number | null;
   content?: string | null;
   title?: string | null;
+  /** Name the profile in the scroll call too (a message of a profile other than the one shown). */
+  callNamesProfile?: boolean;
 }
 
 export type MessageRef = Pick<AnchorTarget, 'sessionId' | 'messageId'>;
@@ -53,16 +55,28 @@ function clampWindow(window: number): number {
   return Math.min(MAX_SCROLL_WINDOW, Math.max(MIN_SCROLL_WINDOW, Math.trunc(window)));
 }
 
-/** `@session:<profile>/<session_id>`, the link the agent resolves itself. */
-export function link(target: Pick<AnchorTarget, 'profile' | 'sessionId'>): string {
-  const profile = sanitizeLine(target.profile).trim() || DEFAULT_PROFILE;
-  return `@session:${profile}/${sanitizeLine(target.sessionId)}`;
+function profileName(profile: string): string {
+  return sanitizeLine(profile).trim() || DEFAULT_PROFILE;
 }
 
-/** `session_search(session_id="…", around_message_id=N, window=5)`; the id is JSON-quoted. */
-export function scrollCall(target: MessageRef, window: number = DEFAULT_SCROLL_WINDOW): string {
+/** `@session:<profile>/<session_id>`, the link the agent resolves itself. */
+export function link(target: Pick<AnchorTarget, 'profile' | 'sessionId'>): string {
+  return `@session:${profileName(target.profile)}/${sanitizeLine(target.sessionId)}`;
+}
+
+/**
+ * `session_search(session_id="…", around_message_id=N, window=5)`; the id is
+ * JSON-quoted. With `profile`, the call also names the profile whose store
+ * holds the session (`profile="work"`, the tool's added parameter, STORE.md).
+ */
+export function scrollCall(
+  target: MessageRef,
+  window: number = DEFAULT_SCROLL_WINDOW,
+  profile?: string,
+): string {
   const id = JSON.stringify(sanitizeLine(target.sessionId));
-  return `session_search(session_id=${id}, around_message_id=${integer(target.messageId)}, window=${clampWindow(window)})`;
+  const named = profile === undefined ? '' : `, profile=${JSON.stringify(sanitizeLine(profile))}`;
+  return `session_search(session_id=${id}, around_message_id=${integer(target.messageId)}, window=${clampWindow(window)}${named})`;
 }
 
 /** Cut to `max` code units without leaving half a surrogate pair; reports the original length. */
@@ -96,7 +110,11 @@ export function quote(target: AnchorTarget): string {
     cleanRole(target.role),
     isoTime(target.timestamp),
     link(target),
-    scrollCall(target),
+    scrollCall(
+      target,
+      DEFAULT_SCROLL_WINDOW,
+      target.callNamesProfile ? profileName(target.profile) : undefined,
+    ),
   ].filter((part): part is string => part !== null);
   return `${quoted}\n\n— ${citation.join(' · ')}`;
 }

@@ -9,7 +9,7 @@ import { DEFAULT_PROFILE, MAX_SCROLL_WINDOW, MIN_SCROLL_WINDOW } from './format.
 
 export type ParsedAnchor =
   | { kind: 'link'; profile: string; sessionId: string }
-  | { kind: 'scroll'; sessionId: string; messageId: number; window?: number }
+  | { kind: 'scroll'; sessionId: string; messageId: number; window?: number; profile?: string }
   | { kind: 'sessionId'; sessionId: string }
   | { kind: 'idPrefix'; prefix: string }
   /** Another agent's message: `lookback scroll --agent codex <session> <anchor>`. */
@@ -31,6 +31,8 @@ const FENCE = '```';
 const FENCE_LANGUAGE = /^[\w-]*\n/;
 const QUOTES = new Set(['`', '"', "'"]);
 const DIGITS = /^\d+$/;
+/** The agent's rule for profile names (a scroll call's `profile=` argument). */
+const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KEY = /[A-Za-z_][A-Za-z0-9_]*/y;
 const BARE_VALUE = /[^\s,)}\]]+/y;
 
@@ -173,7 +175,12 @@ function clampWindow(n: number): number {
 }
 
 /** Build an anchor from named fields, as found in a call's arguments or a JSON object. */
-function fromFields(sessionId: unknown, messageId: unknown, window: unknown): ParsedAnchor | null {
+function fromFields(
+  sessionId: unknown,
+  messageId: unknown,
+  window: unknown,
+  profile?: unknown,
+): ParsedAnchor | null {
   if (typeof sessionId !== 'string' || sessionId === '') return null;
   if (messageId === undefined) return { kind: 'sessionId', sessionId };
   const id = toInteger(messageId);
@@ -181,6 +188,8 @@ function fromFields(sessionId: unknown, messageId: unknown, window: unknown): Pa
   const anchor: ParsedAnchor = { kind: 'scroll', sessionId, messageId: id };
   const w = window === undefined ? null : toInteger(window);
   if (w !== null) anchor.window = clampWindow(w);
+  if (typeof profile === 'string' && PROFILE_NAME.test(profile.trim()))
+    anchor.profile = profile.trim();
   return anchor;
 }
 
@@ -192,6 +201,7 @@ function fromArgs(src: string): ParsedAnchor | null {
     field('session_id'),
     field('around_message_id') ?? field('match_message_id'),
     field('window'),
+    field('profile'),
   );
 }
 
@@ -206,7 +216,7 @@ function fromJson(src: string): ParsedAnchor | null | undefined {
   if (Array.isArray(value)) value = value[0];
   if (typeof value !== 'object' || value === null) return null;
   const o = value as Record<string, unknown>;
-  return fromFields(o.session_id, o.around_message_id ?? o.match_message_id, o.window);
+  return fromFields(o.session_id, o.around_message_id ?? o.match_message_id, o.window, o.profile);
 }
 
 function parseOne(s: string): ParsedAnchor | null {
@@ -285,7 +295,12 @@ function parseJsonList(s: string): ParsedAnchor[] {
   for (const item of value) {
     if (typeof item !== 'object' || item === null) continue;
     const o = item as Record<string, unknown>;
-    const anchor = fromFields(o.session_id, o.around_message_id ?? o.match_message_id, o.window);
+    const anchor = fromFields(
+      o.session_id,
+      o.around_message_id ?? o.match_message_id,
+      o.window,
+      o.profile,
+    );
     if (anchor !== null) out.push(anchor);
   }
   return out;

@@ -12,6 +12,7 @@ import { AgentSource } from './data/agentSource.js';
 import { Controller } from './controller/controller.js';
 import type { BackgroundIndexer, ControllerOptions } from './controller/ctx.js';
 import { DataSource } from './data/source.js';
+import { ProfileStores, type OtherProfiles } from './data/profileStores.js';
 import { inlineBackend, workerBackend } from './worker/client.js';
 
 export interface CreateOptions extends Omit<
@@ -22,6 +23,12 @@ export interface CreateOptions extends Omit<
   store: Store;
   /** The profiles on disk, for links naming another profile (the app reads no directories itself). */
   profiles?: () => string[];
+  /**
+   * The other profiles' stores (src/tui/openProfile.ts): for a pasted link of
+   * another profile and the every-profile view (P); absent, such a link only
+   * says where it lives and P says there is one profile.
+   */
+  otherProfiles?: OtherProfiles;
   /** The query worker's bundle (worker/client.ts findWorkerFile); null answers queries inline. */
   workerFile: string | null;
   /**
@@ -56,12 +63,13 @@ function indexerFor(a: NonNullable<CreateOptions['agents']>): BackgroundIndexer 
 }
 
 export function createController(o: CreateOptions): Controller {
-  const { store, workerFile, agents, profiles, ...rest } = o;
+  const { store, workerFile, agents, profiles, otherProfiles, ...rest } = o;
   const on = agents && agents.agents.length > 0 ? agents : undefined;
   const data = new DataSource(
     store,
     on ? new AgentSource(new IndexReader(on.indexFile, on.agents)) : null,
     profiles,
+    otherProfiles ? new ProfileStores(store.profile, otherProfiles) : null,
   );
   const indexer = on ? indexerFor(on) : undefined;
   const base = { ...rest, data, ...(indexer ? { indexer } : {}) };

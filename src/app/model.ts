@@ -39,6 +39,11 @@ export interface SessionRow {
   depth: number;
   /** Whose history (`hermes`, `codex`…); set only when other agents are shown, so rows carry a tag. */
   agent?: string;
+  /**
+   * The Hermes profile whose store holds it; set only in the every-profile view
+   * (P), so rows carry a tag ('' on another agent's row: a blank tag).
+   */
+  profile?: string;
 }
 
 export type SearchMode = 'fulltext' | 'fuzzy';
@@ -65,6 +70,8 @@ export interface ResultItem {
   note?: string;
   /** Whose history; set only when other agents are shown (see SessionRow.agent). */
   agent?: string;
+  /** The Hermes profile; set only in the every-profile view (see SessionRow.profile). */
+  profile?: string;
 }
 
 export interface MarkRef {

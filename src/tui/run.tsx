@@ -11,6 +11,7 @@ import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { Store } from '../store/store.js';
 import { allProfiles } from '../store/profiles.js';
+import { otherProfiles } from './otherProfiles.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
@@ -157,6 +158,7 @@ export async function runApp(flags: Flags): Promise<number> {
     const controller = createController({
       store,
       profiles: () => allProfiles().map((p) => p.name),
+      otherProfiles: otherProfiles(),
       workerFile: findWorkerFile(),
       copy: (text) => copyText(text, copyDeps),
       size: { cols: out.columns || 80, rows: out.rows || 24 },

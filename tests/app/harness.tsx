@@ -91,6 +91,8 @@ export async function startHarness(
     agents?: CreateOptions['agents'];
     /** The profiles on disk, as src/tui/run.tsx lists them. */
     profiles?: string[];
+    /** The other profiles' stores, as src/tui/run.tsx injects them (src/tui/otherProfiles.ts). */
+    otherProfiles?: CreateOptions['otherProfiles'];
   } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend' | 'demo'>> = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
@@ -127,6 +129,7 @@ export async function startHarness(
     ...(opts.demo ? { demo: true } : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),
+    ...(opts.otherProfiles ? { otherProfiles: opts.otherProfiles } : {}),
   });
   let r!: ReturnType<typeof render>;
   await act(async () => {

@@ -37,6 +37,24 @@ describe('format', () => {
     expect(scrollCall(target, 0)).toContain('window=1');
   });
 
+  it('names another profile in a scroll call, and reads it back', () => {
+    const call = scrollCall({ sessionId: 'abc', messageId: 7 }, 5, 'work');
+    expect(call).toBe(
+      'session_search(session_id="abc", around_message_id=7, window=5, profile="work")',
+    );
+    expect(parseAnchor(call)).toEqual({
+      kind: 'scroll',
+      sessionId: 'abc',
+      messageId: 7,
+      window: 5,
+      profile: 'work',
+    });
+    // Not a profile name: ignored, the call still reads as this store's.
+    expect(
+      parseAnchor('session_search(session_id="abc", around_message_id=7, profile="../x")'),
+    ).toEqual({ kind: 'scroll', sessionId: 'abc', messageId: 7 });
+  });
+
   it('escapes quotes and strips control characters in ids', () => {
     expect(scrollCall({ sessionId: 'a"b\\c\x1b[31m', messageId: 1 })).toBe(
       'session_search(session_id="a\\"b\\\\c", around_message_id=1, window=5)',

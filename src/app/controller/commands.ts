@@ -184,6 +184,14 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     const n = ++ctx.suspends;
     ctx.o.suspend(() => ctx.setStatus(say.continued(n)));
   },
+  'view.everyProfile': (ctx) => {
+    if (!ctx.state.everyProfile && ctx.data.profileRefs().length === 0)
+      return ctx.setStatus(say.oneProfile(ctx.data.profile));
+    ctx.dispatch({ type: 'toggleEveryProfile' });
+    reloadRecent(ctx);
+    if (ctx.state.search.text.trim() !== '') searchChanged(ctx);
+    ctx.setStatus(say.everyProfile(ctx.state.everyProfile, ctx.data.profile));
+  },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });
     reloadRecent(ctx);

@@ -1,5 +1,12 @@
 /** Copying (anchors, links, quotes, the visible window as Markdown) and marks. */
-import { link, multi, quote, scrollCall, WINDOW_MESSAGE_MAX_CHARS } from '../../anchors/format.js';
+import {
+  DEFAULT_SCROLL_WINDOW,
+  link,
+  multi,
+  quote,
+  scrollCall,
+  WINDOW_MESSAGE_MAX_CHARS,
+} from '../../anchors/format.js';
 import { conversationMarkdown } from '../../export/conversation.js';
 import {
   agentQuote,
@@ -54,17 +61,40 @@ function idsOf(t: Target): { sessionId: string; messageId: number | null } {
   return { sessionId: t.sessionId, messageId: null };
 }
 
+/** A Hermes message's scroll call in its store's ids, naming its profile when it is not the one shown. */
+function scrollOf(ctx: Ctx, sessionId: string, messageId: number): string | null {
+  const h = ctx.data.hermesRef(sessionId, messageId);
+  if (!h || h.messageId === null) return null;
+  const named = h.profile === ctx.data.profile ? undefined : h.profile;
+  return scrollCall(
+    { sessionId: h.sessionId, messageId: h.messageId },
+    DEFAULT_SCROLL_WINDOW,
+    named,
+  );
+}
+
 /**
- * Marks as one block: Hermes marks as session_search calls (multi), other
- * agents' marks as the lookback commands that open them, one per line.
+ * Marks as one block: this store's marks as session_search calls (multi),
+ * another profile's as scroll calls naming it, other agents' marks as the
+ * lookback commands that open them, one per line.
  */
 function marksBlock(ctx: Ctx, marks: readonly MarkRef[]): string {
-  const hermes = marks.filter((m) => !ctx.data.agentRef(m.sessionId, m.messageId));
+  const own = (m: MarkRef) =>
+    ctx.data.hermesRef(m.sessionId, m.messageId)?.profile === ctx.data.profile;
+  const hermes = marks.filter(own);
+  const elsewhere = marks
+    .filter((m) => !own(m))
+    .map((m) => scrollOf(ctx, m.sessionId, m.messageId))
+    .filter((x): x is string => x !== null);
   const lines = marks
     .map((m) => ctx.data.agentRef(m.sessionId, m.messageId))
     .filter((r) => r !== null && r.anchor !== null)
     .map((r) => agentScroll(r as AgentRef));
-  const block = hermes.length > 0 ? multi(hermes) : '';
+  let block = hermes.length > 0 ? multi(hermes) : '';
+  if (elsewhere.length > 0) {
+    const head = `Recall ${elsewhere.length === 1 ? 'this message' : `these ${elsewhere.length} messages`} of another profile with session_search:\n${elsewhere.join('\n')}\n`;
+    block = block ? `${block}\n${head}` : head;
+  }
   if (lines.length === 0) return block;
   const head = `Open ${lines.length === 1 ? 'this message' : `these ${lines.length} messages`} with lookback:\n${lines.join('\n')}\n`;
   return block ? `${block}\n${head}` : head;
@@ -122,35 +152,28 @@ export function copyAnchor(ctx: Ctx): void {
       ? copy(ctx, resume, `${other.agent}'s resume command`)
       : ctx.setStatus(say.nothingToCopy);
   }
-  if (t.kind === 'session')
-    return copy(
-      ctx,
-      link({ profile: s.store.profile, sessionId: t.sessionId }),
-      `link to ${t.sessionId}`,
-    );
-  const ref = t.kind === 'message' ? { sessionId: t.msg.session_id, messageId: t.msg.id } : t;
-  copy(ctx, scrollCall(ref), `anchor for message ${formatCount(ref.messageId)}`);
+  const h = ctx.data.hermesRef(ids.sessionId, ids.messageId);
+  if (!h) return ctx.setStatus(say.nothingToCopy);
+  if (t.kind === 'session' || h.messageId === null)
+    return copy(ctx, link(h), `link to ${h.sessionId}`);
+  const call = scrollOf(ctx, ids.sessionId, ids.messageId!);
+  if (call) copy(ctx, call, `anchor for message ${formatCount(h.messageId)}`);
 }
 
 function copyOptions(ctx: Ctx): CopyOption[] {
   const s = ctx.state;
   const t = target(ctx);
   const out: CopyOption[] = [];
-  const profile = s.store.profile;
   const other = t ? agentOptions(ctx, t) : null;
+  const ids = t ? idsOf(t) : null;
+  const h = ids ? ctx.data.hermesRef(ids.sessionId, ids.messageId) : null;
   if (other) out.push(...other);
-  else if (t) {
-    const sessionId = t.kind === 'message' ? t.msg.session_id : t.sessionId;
+  else if (t && ids && h) {
+    const { profile, sessionId } = h;
     out.push({ form: 'link', label: 'link', text: link({ profile, sessionId }) });
-    if (t.kind !== 'session') {
-      const messageId = t.kind === 'message' ? t.msg.id : t.messageId;
-      out.push({
-        form: 'scroll',
-        label: 'scroll call',
-        text: scrollCall({ sessionId, messageId }),
-      });
-    }
-    if (t.kind === 'message') {
+    const call = ids.messageId === null ? null : scrollOf(ctx, ids.sessionId, ids.messageId);
+    if (call) out.push({ form: 'scroll', label: 'scroll call', text: call });
+    if (t.kind === 'message' && h.messageId !== null) {
       const m = t.msg;
       out.push({
         form: 'quote',
@@ -158,7 +181,8 @@ function copyOptions(ctx: Ctx): CopyOption[] {
         text: quote({
           profile,
           sessionId,
-          messageId: m.id,
+          messageId: h.messageId,
+          callNamesProfile: profile !== ctx.data.profile,
           role: m.role,
           timestamp: m.timestamp,
           content: contentText(m.content),
@@ -206,12 +230,23 @@ function visibleMarkdown(ctx: Ctx): { text: string; chars: number } | null {
         isAnchor: m.id === v.win.anchorId,
       })),
     );
+  // In the store's own ids and profile (another profile's conversation has app ids, profileIds.ts).
+  const own = (m: Message): Message => {
+    const r = ctx.data.hermesRef(m.session_id, m.id);
+    return r ? { ...m, session_id: r.sessionId, id: r.messageId ?? m.id } : m;
+  };
+  const head = ctx.data.hermesRef(focused.session_id, v.win.anchorId);
   return conversationMarkdown(
-    { profile: s.store.profile, sessionId: focused.session_id, title: v.title, source: v.source },
-    messages,
+    {
+      profile: head?.profile ?? s.store.profile,
+      sessionId: head?.sessionId ?? focused.session_id,
+      title: v.title,
+      source: v.source,
+    },
+    messages.map(own),
     {
       headingLevel: 2,
-      anchorId: v.win.anchorId,
+      anchorId: head?.messageId ?? v.win.anchorId,
       maxMessageChars: WINDOW_MESSAGE_MAX_CHARS,
       note: `visible window: ${plural(messages.length, 'message')} of ${formatCount(v.win.total)}`,
     },

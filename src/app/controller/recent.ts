@@ -1,4 +1,5 @@
 /** The Recent list: its first page at once, the rest from the worker, merges after a store change, and branches. */
+import type { ProfileRef } from '../data/everyProfile.js';
 import { RECENT_FULL_LIMIT } from '../data/queries.js';
 import { recentFirstPage } from '../data/rows.js';
 import type { SessionRow } from '../model.js';
@@ -14,6 +15,7 @@ export function reloadRecent(ctx: Ctx): void {
     recentFirstPage(ctx.state.size.rows),
     ctx.state.showHidden,
     ctx.recent.filters,
+    everyProfile(ctx),
   );
   // A new listing: what the store gained before it is not "new" to this one.
   ctx.recent.countsBeforeChange = null;
@@ -28,6 +30,11 @@ export function reloadRecent(ctx: Ctx): void {
   else ctx.recent.gen++;
 }
 
+/** The other profiles' stores when the every-profile view is on (P), else none. */
+export function everyProfile(ctx: Ctx): ProfileRef[] | undefined {
+  return ctx.state.everyProfile ? ctx.data.profileRefs() : undefined;
+}
+
 export function requestRecent(ctx: Ctx, topOnly = false): void {
   if (!topOnly) ctx.recent.lastFull = ctx.now();
   ctx.client.request({
@@ -36,6 +43,7 @@ export function requestRecent(ctx: Ctx, topOnly = false): void {
     all: ctx.state.showHidden,
     limit: topOnly ? recentFirstPage(ctx.state.size.rows) : RECENT_FULL_LIMIT,
     ...(ctx.recent.filters ? { filters: ctx.recent.filters } : {}),
+    ...(ctx.state.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
   });
   if (topOnly) ctx.recent.topPageGen = ctx.recent.gen;
 }

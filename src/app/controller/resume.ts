@@ -32,12 +32,14 @@ export function resume(ctx: Ctx): void {
   if (!at) return ctx.setStatus(say.resumeWhere);
   // The demo store's sessions were written by lookback: no Hermes knows them.
   if (ctx.o.demo && !splitAgentSession(at.sessionId)) return ctx.setStatus(say.resumeDemo, 'warn');
-  // Another agent's conversation resumes in that agent, under its own id.
+  // Another agent's conversation resumes in that agent, under its own id; another
+  // profile's in that profile, by its store's own id.
   const other = splitAgentSession(at.sessionId);
+  const h = other ? null : ctx.data.hermesRef(at.sessionId, null);
   const plan = resumeCommand(
     {
-      sessionId: other ? other.nativeId : at.sessionId,
-      profile: ctx.state.store.profile,
+      sessionId: other ? other.nativeId : (h?.sessionId ?? at.sessionId),
+      profile: h?.profile ?? ctx.state.store.profile,
       cwd: at.cwd,
       ...(other ? { agent: other.agent } : {}),
     },

@@ -18,6 +18,7 @@ export function currentLine(ctx: Ctx): ResolvedLine {
     now: ctx.now(),
     home: ctx.o.home ?? '~',
     profile: ctx.state.store.profile,
+    everyProfile: ctx.state.everyProfile,
   });
 }
 
@@ -140,6 +141,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
     ...(line.filtered ? { filters: line.store } : {}),
     count,
     countsFrom,
+    ...(cur.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
   });
 }
 

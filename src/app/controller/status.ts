@@ -3,7 +3,9 @@
  * app's wording can be read (and changed) here without reading the logic.
  * Store text in them is sanitized by Controller.setStatus.
  */
+import { nativeMessageId } from '../data/profileIds.js';
 import { formatCount, plural } from '../../text/format.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import type { SearchMode, Sort } from '../model.js';
 
 export const say = {
@@ -39,7 +41,7 @@ export const say = {
   nextResult: (dir: 1 | -1, i: number, n: number, title: string) =>
     `${dir === 1 ? 'next' : 'previous'} result (${i + 1}/${n}): ${title}`,
   noMoreHits: (dir: 1 | -1) => (dir === 1 ? 'no more hits' : 'no earlier hits'),
-  hitGone: (id: number) => `hit ${id} is gone`,
+  hitGone: (id: number) => `hit ${nativeMessageId(id)} is gone`,
   hit: (k: number, n: number) => `hit ${k}/${n}`,
 
   nextMessage: (dir: 1 | -1) => (dir === 1 ? 'last message' : 'first loaded message'),
@@ -63,6 +65,12 @@ export const say = {
     shown
       ? 'showing hidden conversations'
       : 'hiding subagent, kanban, tool, archived and hidden conversations',
+  oneProfile: (profile: string) =>
+    `only one profile (${sanitizeLine(profile)}): nothing else to list`,
+  everyProfile: (on: boolean, profile: string) =>
+    on
+      ? 'every profile: Recent and search list every profile’s store · P again shows this one'
+      : `profile ${sanitizeLine(profile)} alone`,
   noBranches: 'no branches',
   branches: (n: number, title: string) => `${plural(n, 'branch', 'branches')} of ${title}`,
   storeChanged: (messages: number, sessions: number) =>
@@ -94,5 +102,5 @@ export const say = {
     `other agents indexed: ${formatCount(messages)} new messages in ${seconds} s`,
   indexFailed: (message: string) => `indexing other agents failed: ${message}`,
   marked: (on: boolean, id: number, n: number) =>
-    `${on ? 'marked' : 'unmarked'} message ${formatCount(id)} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
+    `${on ? 'marked' : 'unmarked'} message ${formatCount(nativeMessageId(id))} · ${plural(n, 'mark')}${n > 0 ? ' · y copies them all' : ''}`,
 } as const;

@@ -6,6 +6,7 @@
  */
 import { AGENTS, type Agent } from '../../agents/model.js';
 import { formatCount } from '../../text/format.js';
+import { nativeMessageId } from './profileIds.js';
 
 export type AgentName = 'hermes' | Agent;
 export const AGENT_NAMES: readonly AgentName[] = ['hermes', ...AGENTS];
@@ -89,6 +90,6 @@ export function agentTag(agent: string): string {
 
 /** A message id as people read it: another agent's message by its position (#ordinal). */
 export function messageLabel(id: number): string {
-  if (!isAgentMessageId(id)) return formatCount(id);
+  if (!isAgentMessageId(id)) return formatCount(nativeMessageId(id));
   return `#${splitAgentMessageId(id).ordinal + 1}`;
 }

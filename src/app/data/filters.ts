@@ -25,6 +25,8 @@ export interface LineContext {
   home: string;
   /** The profile shown (`profile:` filters only when several are shown). */
   profile: string;
+  /** The every-profile view (P) is on: every profile is shown, each row tagged. */
+  everyProfile?: boolean;
 }
 
 export interface ResolvedLine {
@@ -76,9 +78,12 @@ export function resolveLine(line: string, c: LineContext): ResolvedLine {
   if (f.sources) out.store.sources = f.sources;
   if (f.cwd !== undefined) out.store.cwd = expandHome(f.cwd, c.home);
   if (f.model !== undefined) out.store.model = f.model;
-  const otherProfile = (f.profiles ?? []).find((p) => p !== c.profile);
+  // In the every-profile view no `profile:` filters (not even this one's): each row names its own.
+  const otherProfile = (f.profiles ?? []).find((p) => c.everyProfile || p !== c.profile);
   if (otherProfile !== undefined) {
-    out.error = `profile:${sanitizeLine(otherProfile)}: only one profile is shown (${sanitizeLine(c.profile)}); --profile opens another`;
+    out.error = c.everyProfile
+      ? `profile:${sanitizeLine(otherProfile)}: the every-profile view does not filter by profile; each row names its own`
+      : `profile:${sanitizeLine(otherProfile)}: only one profile is shown (${sanitizeLine(c.profile)}); --profile opens another, P shows every profile`;
     return out;
   }
   const shown = agentsInApp();

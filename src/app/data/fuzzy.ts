@@ -83,6 +83,7 @@ export function fuzzyResults(
       matchedRole: null,
       snippet,
       live: row.open,
+      ...(row.profile !== undefined ? { profile: row.profile } : {}),
     };
   });
   return { items, total: found.total };

@@ -11,6 +11,8 @@ import type { Agent } from '../../agents/model.js';
 import { agentFilter } from './agentIds.js';
 import type { AgentSource } from './agentSource.js';
 import { clean, loadRecent, searchResultItems, type RecentAnswer } from './rows.js';
+import { everyRecent, everySearch, type ProfileRef, type RefOpener } from './everyProfile.js';
+import { splitProfileSession } from './profileIds.js';
 
 /** The full Recent list (also what fuzzy search searches), loaded off the main thread. */
 export const RECENT_FULL_LIMIT = 5_000;
@@ -48,8 +50,18 @@ export type QueryRequest =
       countsFrom?: number;
       /** Only these agents' conversations (the `agent:` chip, via agentFilter); all when absent. */
       agents?: string[];
+      /** The every-profile view (P): the other profiles' stores searched too. */
+      profiles?: ProfileRef[];
     }
-  | { kind: 'recent'; generation: number; all: boolean; limit: number; filters?: Filters };
+  | {
+      kind: 'recent';
+      generation: number;
+      all: boolean;
+      limit: number;
+      filters?: Filters;
+      /** The every-profile view (P): the other profiles' stores listed too. */
+      profiles?: ProfileRef[];
+    };
 
 export type QueryResponse =
   | {
@@ -141,22 +153,27 @@ export function answerQuery(
   req: QueryRequest,
   post: (r: QueryResponse) => void,
   agents: AgentSource | null = null,
+  /** Opens another profile's store for the every-profile view; absent, requests naming profiles read this store alone. */
+  openRef: RefOpener | null = null,
 ): void {
+  const refs = openRef && req.profiles && req.profiles.length > 0 ? req.profiles : null;
   try {
     if (req.kind === 'recent') {
-      const r = mergedRecent(
+      let r = mergedRecent(
         store,
         hermesOnly(req.filters) ? null : agents,
         req.limit,
         req.all,
         req.filters,
       );
+      if (refs) r = everyRecent(r, store.profile, refs, openRef!, req.limit, req.all, req.filters);
       post({ kind: 'recent', generation: req.generation, ...r });
       return;
     }
     // The other agents' index has none of the store's filters: a filtered search is Hermes alone.
     const others = hermesOnly(req.filters) ? null : agents;
-    const r = mergedSearch(store, others, req);
+    let r = mergedSearch(store, others, req);
+    if (refs) r = everySearch(r, store.profile, refs, openRef!, req);
     post({
       kind: 'search',
       generation: req.generation,
@@ -165,7 +182,11 @@ export function answerQuery(
     });
     if (r.items.length === 0) {
       post({ kind: 'noResults', generation: req.generation, facts: noResultsFacts(store, req) });
-    } else if (req.count && r.items.every((i) => i.agent === undefined || i.agent === 'hermes')) {
+    } else if (
+      req.count &&
+      !refs &&
+      r.items.every((i) => i.agent === undefined || i.agent === 'hermes')
+    ) {
       // The count is the Hermes store's: offered only while the results are all from it.
       // Fewer than asked: that is all of them, no count needed.
       const c =
@@ -186,9 +207,15 @@ export function answerQuery(
     let counts: Record<string, number> = {};
     let n = 0;
     for (const item of r.items.slice(req.countsFrom ?? 0)) {
+      const prof = refs ? splitProfileSession(item.sessionId) : null;
+      const ref = prof ? refs?.find((x) => x.name === prof.profile) : undefined;
       if (others && item.agent !== undefined && item.agent !== 'hermes')
         counts[item.key] = others.hits(req.query, item.sessionId, req.roles).length;
-      else {
+      else if (prof && ref) {
+        const s = openRef!(ref);
+        const chain = s.read(() => compressionChain(s, prof.nativeId));
+        counts[item.key] = hitsInSessions(s, req.query, chain, { roles: req.roles }).length;
+      } else {
         const chain = store.read(() => compressionChain(store, item.sessionId));
         counts[item.key] = hitsInSessions(store, req.query, chain, { roles: req.roles }).length;
       }

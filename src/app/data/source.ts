@@ -27,6 +27,10 @@ import {
   type OpenSize,
 } from './chainWindow.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
+import { everyRecent, type ProfileRef } from './everyProfile.js';
+import { isProfileMessageId, splitProfileSession } from './profileIds.js';
+import type { HermesRef, ProfileSource } from './profileSource.js';
+import type { ProfileStores } from './profileStores.js';
 import { answerQuery, mergedRecent, type QueryRequest, type QueryResponse } from './queries.js';
 import { branchRows, type RecentAnswer } from './rows.js';
 
@@ -37,7 +41,9 @@ const other = (sessionId: string | undefined): boolean =>
 /**
  * Everything the main thread asks of the store, bound to one open store, and of
  * the other agents' index when it is on (`agents`): lists are merged, and each
- * conversation is answered by whichever holds it.
+ * conversation is answered by whichever holds it. A conversation of another
+ * profile (`<profile>/<id>`, opened from a pasted link) is answered by that
+ * profile's store (`others`).
  */
 export class DataSource {
   constructor(
@@ -45,7 +51,15 @@ export class DataSource {
     readonly agents: AgentSource | null = null,
     /** The profiles on disk (injected: src/app touches no files); absent, only this store's is known. */
     readonly profiles: () => string[] = () => [store.profile],
+    /** The other profiles' stores, opened on first use; absent, links of another profile only say where they live. */
+    readonly others: ProfileStores | null = null,
   ) {}
+
+  /** The other profile's store answering for an app session id, or null (this store, another agent). */
+  private prof(sessionId: string | undefined): ProfileSource | null {
+    if (!this.others || other(sessionId)) return null;
+    return this.others.forSession(sessionId);
+  }
 
   get profile(): string {
     return this.store.profile;
@@ -61,68 +75,105 @@ export class DataSource {
 
   /** Changes when either the Hermes store or the index was written (both only grow). */
   dataVersion(): number {
-    return this.store.dataVersion() + (this.agents?.version() ?? 0);
+    return (
+      this.store.dataVersion() + (this.agents?.version() ?? 0) + (this.others?.dataVersion() ?? 0)
+    );
   }
 
-  recent(limit: number, all: boolean, filters?: Filters): RecentAnswer {
-    return mergedRecent(this.store, filters ? null : this.agents, limit, all, filters);
+  /** `profiles`: the every-profile view's other stores (profileRefs), listed with this one. */
+  recent(
+    limit: number,
+    all: boolean,
+    filters?: Filters,
+    profiles?: readonly ProfileRef[],
+  ): RecentAnswer {
+    const own = mergedRecent(this.store, filters ? null : this.agents, limit, all, filters);
+    if (!this.others || !profiles || profiles.length === 0) return own;
+    const others = this.others;
+    return everyRecent(own, this.profile, profiles, (r) => others.storeOf(r), limit, all, filters);
+  }
+
+  /** The other readable profiles, as the every-profile view's requests name them; empty when none. */
+  profileRefs(): ProfileRef[] {
+    return this.others?.refs() ?? [];
   }
 
   /** Messages of a chain that contain `text` (find within the conversation), in order. */
   find(chain: readonly string[], text: string): number[] {
     if (other(chain[0])) return this.agents?.find(chain[0]!, text, FIND_MAX) ?? [];
+    const p = this.prof(chain[0]);
+    if (p) return p.find(chain, text);
     return findInSessions(this.store, chain, text);
   }
 
   /** `size` (a preview's screenful or a full open) applies to the Hermes store; the index opens its own way. */
   openAt(sessionId: string, messageId: number, size?: OpenSize): Opened | null {
     if (this.agents && other(sessionId)) return this.agents.openAt(sessionId, messageId);
+    const p = this.prof(sessionId);
+    if (p) return p.openAt(sessionId, messageId, size);
     return openAt(this.store, sessionId, messageId, size);
   }
 
   openTail(sessionId: string, size?: OpenSize): Opened | null {
     if (this.agents && other(sessionId)) return this.agents.openTail(sessionId);
+    const p = this.prof(sessionId);
+    if (p) return p.openTail(sessionId, size);
     return openTail(this.store, sessionId, size);
   }
 
   openHead(chain: readonly string[]): Opened | null {
     if (this.agents && other(chain[0])) return this.agents.openHead(chain[0]!);
+    const p = this.prof(chain[0]);
+    if (p) return p.openHead(chain);
     return openHead(this.store, chain);
   }
 
   extend(win: MsgWindow, side: 'before' | 'after', n: number): Loaded {
     if (this.agents && other(win.chain[0])) return this.agents.extend(win, side, n);
+    const p = this.prof(win.chain[0]);
+    if (p) return p.extend(win, side, n);
     return extendWindow(this.store, win, side, n);
   }
 
   hits(query: string, chain: readonly string[], roles: readonly string[]): number[] {
     if (this.agents && other(chain[0])) return this.agents.hits(query, chain[0]!, roles);
+    const p = this.prof(chain[0]);
+    if (p) return p.hits(query, chain, roles);
     return chainHits(this.store, query, chain, roles);
   }
 
   chainOf(sessionId: string): string[] {
     if (other(sessionId)) return [sessionId];
+    const p = this.prof(sessionId);
+    if (p) return p.chainOf(sessionId);
+    if (splitProfileSession(sessionId)) return [sessionId];
     return this.store.read(() => compressionChain(this.store, sessionId));
   }
 
   /** The session's recorded working directory (for a resume template's {cwd}). */
   cwdOf(sessionId: string): string | null {
     if (other(sessionId)) return this.agents?.cwdOf(sessionId) ?? null;
+    const p = this.prof(sessionId);
+    if (p) return p.cwdOf(sessionId);
     return this.store.read(() => sessionMeta(this.store, sessionId)?.cwd ?? null);
   }
 
   ownerOf(messageId: number): string | null {
     if (isAgentMessageId(messageId)) return this.agents?.ownerOf(messageId) ?? null;
+    if (isProfileMessageId(messageId))
+      return this.others?.forMessage(messageId)?.ownerOf(messageId) ?? null;
     return ownerOf(this.store, messageId);
   }
 
   liveUpdate(win: MsgWindow): LiveUpdate | null {
     if (this.agents && other(win.chain[0])) return this.agents.liveUpdate(win);
+    const p = this.prof(win.chain[0]);
+    if (p) return p.liveUpdate(win);
     return liveUpdate(this.store, win);
   }
 
   branches(row: SessionRow): SessionRow[] {
-    if (other(row.rootId)) return [];
+    if (other(row.rootId) || splitProfileSession(row.rootId)) return [];
     return branchRows(this.store, row);
   }
 
@@ -145,6 +196,8 @@ export class DataSource {
         : { items: [], message: `no ${anchor.agent} session ${anchor.sessionId} in the index` };
     }
     if (anchor.kind === 'link' && anchor.profile !== this.profile) return this.otherProfile(anchor);
+    if (anchor.kind === 'scroll' && anchor.profile !== undefined && anchor.profile !== this.profile)
+      return this.otherProfile({ ...anchor, profile: anchor.profile });
     const found = resolveAnchor(this.store, anchor);
     if (!this.agents) return found;
     const tagged = found.items.map((r) => ({ ...r, agent: 'hermes' }));
@@ -158,12 +211,13 @@ export class DataSource {
 
   /**
    * A link naming another profile: never this store's session of the same id
-   * (a different conversation, or none). The app does not open a second store
-   * yet, so it says which profile holds it and how to open that one.
+   * (a different conversation, or none), but that profile's own, read from its
+   * store. Without an opener (a caller that wires none) it says which profile
+   * holds it and how to open that one.
    */
-  private otherProfile(anchor: { profile: string; sessionId: string }): {
+  private otherProfile(anchor: { profile: string; sessionId: string; messageId?: number }): {
     items: ResultItem[];
-    message: string;
+    message: string | null;
   } {
     const name = clean(anchor.profile);
     const names = this.profiles();
@@ -172,10 +226,25 @@ export class DataSource {
         items: [],
         message: `no profile "${name}" (profiles: ${names.map(clean).join(', ')})`,
       };
-    return {
-      items: [],
-      message: `profile ${name}'s link (this is ${clean(this.profile)}): lookback --profile ${name}`,
-    };
+    if (!this.others)
+      return {
+        items: [],
+        message: `profile ${name}'s link (this is ${clean(this.profile)}): lookback --profile ${name}`,
+      };
+    const src = this.others.open(anchor.profile);
+    if (typeof src === 'string') return { items: [], message: src };
+    return src.resolve(anchor.sessionId, anchor.messageId ?? null);
+  }
+
+  /**
+   * The Hermes profile and store ids behind an app session (and message) id,
+   * for links, scroll calls, quotes and resume; null for another agent's.
+   */
+  hermesRef(sessionId: string, messageId: number | null): HermesRef | null {
+    if (other(sessionId)) return null;
+    const p = this.prof(sessionId);
+    if (p) return p.ref(sessionId, messageId);
+    return { profile: this.profile, sessionId, messageId };
   }
 
   /** Another agent's native ids behind an app session (and message) id; null for Hermes. */
@@ -185,20 +254,33 @@ export class DataSource {
 
   /** A whole conversation (its chain) for an export. */
   exportConversation(chain: readonly string[], title?: string): ExportGroup | null {
+    const p = this.prof(chain[0]);
+    if (p) return p.exportConversation(chain, title);
     return exportConversation(this.store, chain, title);
   }
 
   /** The marked messages still in the store, grouped by conversation. */
   exportMarks(marks: readonly MarkRef[]): ExportGroup[] {
-    return exportMarks(this.store, marks);
+    const own = marks.filter((m) => !splitProfileSession(m.sessionId));
+    const groups = exportMarks(this.store, own);
+    const seen = new Set<ProfileSource>();
+    for (const m of marks) {
+      const p = this.prof(m.sessionId);
+      if (!p || seen.has(p)) continue;
+      seen.add(p);
+      groups.push(...p.exportMarks(marks.filter((x) => this.prof(x.sessionId) === p)));
+    }
+    return groups;
   }
 
   answer(req: QueryRequest, post: (r: QueryResponse) => void): void {
-    answerQuery(this.store, req, post, this.agents);
+    const others = this.others;
+    answerQuery(this.store, req, post, this.agents, others ? (r) => others.storeOf(r) : null);
   }
 
   close(): void {
     this.store.close();
     this.agents?.close();
+    this.others?.close();
   }
 }

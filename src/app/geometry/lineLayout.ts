@@ -11,6 +11,7 @@
  * outputs that are JSON pretty-printed with their real line breaks.
  */
 import { isAgentMessageId, messageLabel } from '../data/agentIds.js';
+import { nativeMessageId } from '../data/profileIds.js';
 import { contentText, toolCallNames, type ToolCall } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { splitHighlights } from '../../text/highlight.js';
@@ -396,7 +397,7 @@ export function fitLine(line: Line, width: number): Span[] {
   return out;
 }
 
-/** `#123` for a Hermes message; another agent's message by its position (`#4`). */
+/** `#123` for a Hermes message (any profile's, by its store's id); another agent's message by its position (`#4`). */
 function idLabel(id: number): string {
-  return isAgentMessageId(id) ? messageLabel(id) : `#${id}`;
+  return isAgentMessageId(id) ? messageLabel(id) : `#${nativeMessageId(id)}`;
 }

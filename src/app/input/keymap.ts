@@ -71,6 +71,7 @@ export type CommandId =
   | 'mark.toggle'
   | 'marks.clear'
   | 'view.toggleHidden'
+  | 'view.everyProfile'
   | 'info'
   // issue 9, reading and acting
   | 'msg.next'
@@ -245,6 +246,13 @@ export const COMMANDS: readonly Command[] = [
     id: 'view.toggleHidden',
     keys: [ch('H')],
     description: 'Show or hide hidden conversations (subagent, tool, archived)',
+    section: 'App',
+  },
+  {
+    id: 'view.everyProfile',
+    keys: [ch('P')],
+    description:
+      "Every profile: Recent and search over every Hermes profile's store (again: this one)",
     section: 'App',
   },
   {

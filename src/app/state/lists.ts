@@ -191,5 +191,7 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
     }
     case 'toggleHidden':
       return { ...s, showHidden: !s.showHidden };
+    case 'toggleEveryProfile':
+      return { ...s, everyProfile: !s.everyProfile };
   }
 }

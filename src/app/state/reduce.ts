@@ -42,6 +42,7 @@ export function initialState(o: InitOptions): AppState {
     },
     hidden: o.hidden ?? null,
     showHidden: false,
+    everyProfile: false,
     view: null,
     marks: [],
     overlay: null,
@@ -118,6 +119,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'branchesLoaded':
     case 'collapseBranches':
     case 'toggleHidden':
+    case 'toggleEveryProfile':
       return reduceLists(s, a);
     case 'openView':
     case 'focusView':

@@ -131,6 +131,8 @@ export interface AppState {
   recent: RecentState;
   hidden: HiddenCounts | null;
   showHidden: boolean;
+  /** The every-profile view (P): Recent and Results list every profile's store together. */
+  everyProfile: boolean;
   view: MessageView | null;
   marks: MarkRef[];
   overlay: Overlay | null;
@@ -188,6 +190,7 @@ export type Action =
   | { type: 'branchesLoaded'; rootId: string; rows: SessionRow[] }
   | { type: 'collapseBranches'; rootId: string }
   | { type: 'toggleHidden' }
+  | { type: 'toggleEveryProfile' }
   | {
       type: 'openView';
       view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools'>;
@@ -243,7 +246,8 @@ export type ListAction = Extract<
       | 'recentLoaded'
       | 'branchesLoaded'
       | 'collapseBranches'
-      | 'toggleHidden';
+      | 'toggleHidden'
+      | 'toggleEveryProfile';
   }
 >;
 

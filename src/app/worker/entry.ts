@@ -9,6 +9,7 @@ import { IndexReader } from '../../agents/appReads.js';
 import type { Agent } from '../../agents/model.js';
 import { Store } from '../../store/store.js';
 import { AgentSource } from '../data/agentSource.js';
+import type { ProfileRef } from '../data/everyProfile.js';
 import { answerQuery, type QueryRequest, type QueryResponse } from '../data/queries.js';
 
 export interface WorkerInit {
@@ -35,8 +36,18 @@ if (port) {
   const agents = init.index
     ? new AgentSource(new IndexReader(init.index.file, init.index.agents))
     : null;
+  // The every-profile view's other stores, by the paths the main thread named (opened on first use, idle-closed).
+  const others = new Map<string, Store>();
+  const openRef = (ref: ProfileRef): Store => {
+    let s = others.get(ref.path);
+    if (!s) {
+      s = Store.open(ref.path, { profile: ref.name });
+      others.set(ref.path, s);
+    }
+    return s;
+  };
   port.on('message', (req: QueryRequest) => {
     if (!store) return;
-    answerQuery(store, req, (r: QueryResponse) => port.postMessage(r), agents);
+    answerQuery(store, req, (r: QueryResponse) => port.postMessage(r), agents, openRef);
   });
 }
