@@ -182,6 +182,12 @@ describe('a conversation of another profile', () => {
       await h.press('Y', '1');
       await h.waitFor(() => h.copied.length === 1, 'the link copy');
       expect(h.copied[0]).toBe(`@session:work/${SID}`);
+      // i names work's profile and its store's own id.
+      await h.press('i');
+      expect(h.frame()).toMatch(/│ profile +work /);
+      expect(h.frame()).toMatch(new RegExp(`│ session +${SID} `));
+      expect(h.frame()).toMatch(new RegExp(`│ link +@session:work/${SID} `));
+      await h.press(KEY.esc);
 
       // The same id in this profile is still default's own conversation.
       await h.press(KEY.esc, KEY.esc, '/', `@session:default/${SID}`);

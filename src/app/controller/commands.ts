@@ -160,11 +160,14 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     const s = ctx.state;
     const v = viewMatchesSelection(s) ? s.view : null;
     if (!v) return ctx.setStatus(say.openFirst);
+    // Another profile's conversation: its own profile and its store's ids.
+    const ids = v.win.chain.map((id) => ctx.data.hermesRef(id, null));
+    const chain = v.win.chain.map((id, i) => ids[i]?.sessionId ?? id);
     ctx.dispatch({
       type: 'openInfo',
       rows: infoRows(
-        { title: v.title, chain: v.win.chain, context: v.context },
-        s.store.profile,
+        { title: v.title, chain, context: v.context },
+        ids[0]?.profile ?? s.store.profile,
         s.now,
         ctx.o.home ?? '',
       ),
