@@ -28,7 +28,7 @@ import {
 import { claudeParser } from './parsers/claude.js';
 import { codexParser } from './parsers/codex.js';
 import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
-import { readOpencode } from './parsers/opencode.js';
+import { readOpencode, type OpencodeSession } from './parsers/opencode.js';
 import { readOpencodeStorage, storageSignatures } from './parsers/opencodeLegacy.js';
 import { praisonaiParse } from './parsers/praisonai.js';
 import { readPraisonaiDb } from './parsers/praisonaiDb.js';
@@ -622,6 +622,74 @@ function write(writer: Writer, p: Parsed): number | null {
   return convId;
 }
 
+/** A source whose one file (a database, a directory tree) holds many sessions. */
+interface ManySessions {
+  agent: 'opencode' | 'praisonai';
+  /** The carry key of each session's change mark (kept as it was written, so old indexes read on). */
+  key: 'signatures' | 'watermarks';
+  /** Added to the file's mtime for the stat check: a change the file's own stat misses. */
+  stamp: number;
+  /** The sessions whose marks differ from `known`, and every session's mark now. */
+  read(
+    known: Record<string, string>,
+    problems: Problems,
+  ): { sessions: OpencodeSession[]; marks: Record<string, string> };
+  /** A session to leave to another file (a newer copy elsewhere). */
+  skip?(conv: ConvPatch): boolean;
+}
+
+/**
+ * Re-derives the sessions whose change marks moved, in one transaction; a session
+ * gone from the file stays, marked gone (only where this file was its source).
+ */
+function indexSessions(
+  db: Database.Database,
+  writer: Writer,
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+  o: ManySessions,
+): number {
+  const problems = new Problems();
+  const known =
+    row && row.parser_version === PARSER_VERSION[o.agent] && row.carry
+      ? ((JSON.parse(row.carry) as Record<string, Record<string, string> | undefined>)[o.key] ?? {})
+      : {};
+  let read: ReturnType<ManySessions['read']>;
+  try {
+    read = o.read(known, problems);
+  } catch (err) {
+    problems.add(`unreadable: ${oneLine(err)}`);
+    read = { sessions: [], marks: known };
+  }
+  const parsed: Parsed = {
+    file,
+    st: { ...st, mtimeMs: st.mtimeMs + o.stamp } as Stats,
+    full: true,
+    results: [],
+    offset: 0,
+    nextLine: 0,
+    problems: problems.toJSON(),
+    carry: { [o.key]: read.marks },
+  };
+  let n = 0;
+  db.transaction(() => {
+    for (const s of read.sessions) {
+      if (o.skip?.(s.conv)) continue;
+      const convId = writer.conversation(o.agent, s.conv, file.path);
+      writer.messages(convId, s.messages, true, 0);
+      n += s.messages.length;
+    }
+    const gone = db.prepare(
+      `UPDATE conversations SET gone = 1 WHERE agent = ? AND native_id = ? AND source_path = ?`,
+    );
+    for (const id of Object.keys(known)) if (!(id in read.marks)) gone.run(o.agent, id, file.path);
+    writer.file(parsed, null, 0);
+    writer.finishStats();
+  }).immediate();
+  return n;
+}
+
 /** opencode keeps everything in one database: signatures per session say which to re-derive. */
 function indexOpencode(
   db: Database.Database,
@@ -630,48 +698,15 @@ function indexOpencode(
   st: Stats,
   row: FileRow | undefined,
 ): number {
-  const problems = new Problems();
-  const same = row && row.parser_version === PARSER_VERSION.opencode;
-  const known =
-    same && row.carry
-      ? ((JSON.parse(row.carry) as { signatures?: Record<string, string> }).signatures ?? {})
-      : {};
-  let read;
-  try {
-    read = readOpencode(file.path, known, problems);
-  } catch (err) {
-    problems.add(`unreadable: ${oneLine(err)}`);
-    read = { sessions: [], signatures: known };
-  }
-  const wal = walSignature(file.path);
-  const parsed: Parsed = {
-    file,
-    st: { ...st, mtimeMs: st.mtimeMs + wal } as Stats,
-    full: true,
-    results: [],
-    offset: 0,
-    nextLine: 0,
-    problems: problems.toJSON(),
-    carry: { signatures: read.signatures },
-  };
-  let n = 0;
-  db.transaction(() => {
-    for (const s of read.sessions) {
-      const convId = writer.conversation('opencode', s.conv, file.path);
-      writer.messages(convId, s.messages, true, 0);
-      n += s.messages.length;
-    }
-    // Sessions deleted from the database stay, marked gone.
-    const now = new Set(Object.keys(read.signatures));
-    for (const id of Object.keys(known))
-      if (!now.has(id))
-        db.prepare(
-          `UPDATE conversations SET gone = 1 WHERE agent = 'opencode' AND native_id = ?`,
-        ).run(id);
-    writer.file(parsed, null, 0);
-    writer.finishStats();
-  }).immediate();
-  return n;
+  return indexSessions(db, writer, file, st, row, {
+    agent: 'opencode',
+    key: 'signatures',
+    stamp: walSignature(file.path),
+    read: (known, problems) => {
+      const r = readOpencode(file.path, known, problems);
+      return { sessions: r.sessions, marks: r.signatures };
+    },
+  });
 }
 
 /** PraisonAI's sessions.db: sessions whose `updated_at` changed are re-derived, like opencode's. */
@@ -682,47 +717,17 @@ function indexPraisonaiDb(
   st: Stats,
   row: FileRow | undefined,
 ): number {
-  const problems = new Problems();
-  const same = row && row.parser_version === PARSER_VERSION.praisonai;
-  const known =
-    same && row.carry
-      ? ((JSON.parse(row.carry) as { watermarks?: Record<string, string> }).watermarks ?? {})
-      : {};
-  let read;
-  try {
-    read = readPraisonaiDb(file.path, known, problems);
-  } catch (err) {
-    problems.add(`unreadable: ${oneLine(err)}`);
-    read = { sessions: [], watermarks: known };
-  }
-  const parsed: Parsed = {
-    file,
-    st: { ...st, mtimeMs: st.mtimeMs + walSignature(file.path) } as Stats,
-    full: true,
-    results: [],
-    offset: 0,
-    nextLine: 0,
-    problems: problems.toJSON(),
-    carry: { watermarks: read.watermarks },
-  };
-  let n = 0;
-  db.transaction(() => {
-    for (const s of read.sessions) {
-      if (writer.newerElsewhere('praisonai', s.conv, file.path)) continue;
-      const convId = writer.conversation('praisonai', s.conv, file.path);
-      writer.messages(convId, s.messages, true, 0);
-      n += s.messages.length;
-    }
-    // Sessions deleted from the database stay, marked gone (unless a JSON file now holds them).
-    const now = new Set(Object.keys(read.watermarks));
-    const gone = db.prepare(
-      `UPDATE conversations SET gone = 1 WHERE agent = 'praisonai' AND native_id = ? AND source_path = ?`,
-    );
-    for (const id of Object.keys(known)) if (!now.has(id)) gone.run(id, file.path);
-    writer.file(parsed, null, 0);
-    writer.finishStats();
-  }).immediate();
-  return n;
+  return indexSessions(db, writer, file, st, row, {
+    agent: 'praisonai',
+    key: 'watermarks',
+    stamp: walSignature(file.path),
+    read: (known, problems) => {
+      const r = readPraisonaiDb(file.path, known, problems);
+      return { sessions: r.sessions, marks: r.watermarks };
+    },
+    // The same session in a JSON file too: the newer copy is the conversation.
+    skip: (conv) => writer.newerElsewhere('praisonai', conv, file.path),
+  });
 }
 
 /**
@@ -737,51 +742,29 @@ function indexOpencodeStorage(
   st: Stats,
   row: FileRow | undefined,
 ): number {
-  const problems = new Problems();
-  const known =
-    row && row.parser_version === PARSER_VERSION.opencode && row.carry
-      ? ((JSON.parse(row.carry) as { signatures?: Record<string, string> }).signatures ?? {})
-      : {};
   const signatures = storageSignatures(file.path);
   const fromDb = db.prepare(
     `SELECT source_path FROM conversations WHERE agent = 'opencode' AND native_id = ?`,
   );
-  const changed = Object.keys(signatures).filter((id) => {
-    if (known[id] === signatures[id]) return false;
-    const c = fromDb.get(id) as { source_path: string | null } | undefined;
-    return !(c?.source_path && c.source_path !== file.path && existsSync(c.source_path));
+  return indexSessions(db, writer, file, st, row, {
+    agent: 'opencode',
+    key: 'signatures',
+    stamp: storageStamp(file.path),
+    read: (known, problems) => {
+      const changed = Object.keys(signatures).filter((id) => {
+        if (known[id] === signatures[id]) return false;
+        const c = fromDb.get(id) as { source_path: string | null } | undefined;
+        return !(c?.source_path && c.source_path !== file.path && existsSync(c.source_path));
+      });
+      let sessions: OpencodeSession[] = [];
+      try {
+        sessions = readOpencodeStorage(file.path, changed, problems);
+      } catch (err) {
+        problems.add(`unreadable: ${oneLine(err)}`);
+      }
+      return { sessions, marks: signatures };
+    },
   });
-  let sessions: ReturnType<typeof readOpencodeStorage> = [];
-  try {
-    sessions = readOpencodeStorage(file.path, changed, problems);
-  } catch (err) {
-    problems.add(`unreadable: ${oneLine(err)}`);
-  }
-  const parsed: Parsed = {
-    file,
-    st: { ...st, mtimeMs: st.mtimeMs + storageStamp(file.path) } as Stats,
-    full: true,
-    results: [],
-    offset: 0,
-    nextLine: 0,
-    problems: problems.toJSON(),
-    carry: { signatures },
-  };
-  let n = 0;
-  db.transaction(() => {
-    for (const s of sessions) {
-      const convId = writer.conversation('opencode', s.conv, file.path);
-      writer.messages(convId, s.messages, true, 0);
-      n += s.messages.length;
-    }
-    const gone = db.prepare(
-      `UPDATE conversations SET gone = 1 WHERE agent = 'opencode' AND native_id = ? AND source_path = ?`,
-    );
-    for (const id of Object.keys(known)) if (!(id in signatures)) gone.run(id, file.path);
-    writer.file(parsed, null, 0);
-    writer.finishStats();
-  }).immediate();
-  return n;
 }
 
 /** The legacy tree's per-session signatures folded into one number (FNV-1a) for the stat check. */
