@@ -24,7 +24,7 @@ export interface CreateOptions extends Omit<
   /** The profiles on disk, for links naming another profile (the app reads no directories itself). */
   profiles?: () => string[];
   /**
-   * The other profiles' stores (src/tui/openProfile.ts): for a pasted link of
+   * The other profiles' stores (src/tui/otherProfiles.ts): for a pasted link of
    * another profile and the every-profile view (P); absent, such a link only
    * says where it lives and P says there is one profile.
    */
