@@ -138,7 +138,20 @@ export function graphemes(s: string): string[] {
   return out;
 }
 
+/**
+ * Grapheme_Cluster_Break=Prepend (Unicode 15): such a character joins the next one
+ * into one grapheme (GB9b), so `ൎ` and a space after it measure 1 as a cluster, but
+ * terminals give each code point its own columns. Measured apart, a pad after one
+ * fills what it should.
+ */
+const PREPEND =
+  /^[\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u0D4E\u{110BD}\u{110CD}\u{111C2}\u{111C3}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}]/u;
+
 function graphemeWidth(g: string): number {
+  if (g.length > 1 && PREPEND.test(g)) {
+    const first = String.fromCodePoint(g.codePointAt(0)!);
+    if (first.length < g.length) return graphemeWidth(first) + graphemeWidth(g.slice(first.length));
+  }
   if (g.length === 1) {
     const c = g.charCodeAt(0);
     if (c >= 0x20 && c <= 0x7e) return 1;

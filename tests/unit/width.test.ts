@@ -48,6 +48,18 @@ describe('displayWidth', () => {
     expect(displayWidth('')).toBe(0);
     expect(displayWidth('\ud800')).toBe(0);
   });
+
+  it('measures a prepended character apart from what follows it, as a terminal draws them', () => {
+    // U+0D4E joins the next character into one grapheme (GB9b); a terminal gives each a column.
+    expect(displayWidth('\u0d4e')).toBe(1);
+    expect(displayWidth('\u0d4e ')).toBe(2);
+    expect(displayWidth('\u0d4e\u2026')).toBe(2);
+    expect(displayWidth(padEnd('\u0d4e', 2))).toBe(2);
+    expect(displayWidth(truncate('\u0d4e\u0d4ea', 2))).toBeLessThanOrEqual(2);
+    // One outside the BMP, alone and before another character.
+    expect(displayWidth('\u{11a84}')).toBe(displayWidth('\u{11a84}x') - 1);
+    expect(wrap('\u{11a84}', 1).every((l) => displayWidth(l) <= 1)).toBe(true);
+  });
 });
 
 describe('truncate', () => {
