@@ -64,6 +64,16 @@ function build(
       });
     insertSession(db, { id: extra.id, title: extra.title, source: 'cli' });
     insertMessage(db, { session_id: extra.id, role: 'user', content: extra.text });
+    // A /branch of the second conversation, nested under it in Recent.
+    const branch = `${extra.id.slice(0, -1)}b`;
+    insertSession(db, {
+      id: branch,
+      title: `${extra.title} (branch)`,
+      source: 'cli',
+      parent_session_id: extra.id,
+      model_config: JSON.stringify({ _branched_from: extra.id }),
+    });
+    insertMessage(db, { session_id: branch, role: 'user', content: `${extra.text}, branched` });
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
@@ -267,6 +277,14 @@ describe('the every-profile view (P)', () => {
       await h.press('g', ...Array<string>(row).fill('j'), KEY.enter);
       await h.waitFor(() => h.frame().includes('work step 250'), 'work’s conversation');
       expect(h.frame()).not.toContain(defaultText(210));
+
+      // → shows the branches of work's row, read from work's store and tagged work.
+      const harbor = h.state().recent.entries.findIndex((r) => r.title === 'Harbor crane');
+      await h.press(KEY.esc, 'g', ...Array<string>(harbor).fill('j'), 'l');
+      await h.waitFor(() => h.frame().includes('Harbor crane (branch)'), 'work’s branch');
+      const branch = h.state().recent.entries.find((r) => r.title === 'Harbor crane (branch)')!;
+      expect(branch.sessionId).toBe(`work/${CITRUS.work.id.slice(0, -1)}b`);
+      expect(h.frame()).not.toContain('Lemon tree (branch)');
 
       // The key is on the help screen.
       await h.press(KEY.esc, '?');

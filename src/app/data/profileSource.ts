@@ -10,7 +10,7 @@ import { findInSessions } from '../../store/find.js';
 import type { Store } from '../../store/store.js';
 import type { Message } from '../../store/types.js';
 import type { MsgWindow, WinItem } from '../geometry/window.js';
-import type { MarkRef, ResultItem } from '../model.js';
+import type { MarkRef, ResultItem, SessionRow } from '../model.js';
 import { resolveAnchor } from './anchors.js';
 import {
   chainHits,
@@ -25,8 +25,14 @@ import {
 } from './chainWindow.js';
 import { exportConversation, exportMarks, type ExportGroup } from './export.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
-import { nativeMessageId, PROFILE_ID_SPAN, profileSessionId, tagResultItem } from './profileIds.js';
-import { clean } from './rows.js';
+import {
+  nativeMessageId,
+  PROFILE_ID_SPAN,
+  profileSessionId,
+  tagResultItem,
+  tagSessionRow,
+} from './profileIds.js';
+import { branchRows, clean } from './rows.js';
 
 /** A Hermes reference in the store's own ids, for links, scroll calls and quotes. */
 export interface HermesRef {
@@ -169,6 +175,12 @@ export class ProfileSource {
       items: u.items.map(this.item),
       bookEnd: this.msgOrNull(u.bookEnd),
     };
+  }
+
+  /** The branches of another profile's Recent row (→), in app ids and tagged. */
+  branches(row: SessionRow): SessionRow[] {
+    const native = { ...row, sessionId: this.nsid(row.sessionId), rootId: this.nsid(row.rootId) };
+    return branchRows(this.store, native).map((r) => tagSessionRow(r, this.profile));
   }
 
   /**

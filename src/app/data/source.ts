@@ -173,7 +173,9 @@ export class DataSource {
   }
 
   branches(row: SessionRow): SessionRow[] {
-    if (other(row.rootId) || splitProfileSession(row.rootId)) return [];
+    if (other(row.rootId)) return [];
+    const p = this.prof(row.rootId);
+    if (p) return p.branches(row);
     return branchRows(this.store, row);
   }
 
