@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
 import { widthPatchPlugin } from './widthPatch.mjs';
+import { yogaPatchPlugin } from './yogaPatch.mjs';
 
 const entries = {
   lookback: 'src/cli.ts',
@@ -37,7 +38,7 @@ const result = await build({
     // Bundled CommonJS dependencies call require(); give them one in ESM.
     js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
   },
-  plugins: [inkPatchPlugin(), meowPatchPlugin(), widthPatchPlugin()],
+  plugins: [inkPatchPlugin(), meowPatchPlugin(), widthPatchPlugin(), yogaPatchPlugin()],
   metafile: true,
   logLevel: 'warning',
 });
@@ -48,6 +49,12 @@ for (const { file } of INK_PATCHES)
     throw new Error(`scripts/inkPatches.mjs: ink's build/${file} is not in the bundle any more`);
 if (!inputs.some((i) => /node_modules\/string-width\/index\.js$/.test(i)))
   throw new Error("scripts/widthPatch.mjs: string-width's index.js is not in the bundle any more");
+if (
+  !inputs.some((i) =>
+    /node_modules\/yoga-layout\/dist\/binaries\/yoga-wasm-base64-esm\.js$/.test(i),
+  )
+)
+  throw new Error("scripts/yogaPatch.mjs: yoga-layout's wasm loader is not in the bundle any more");
 if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);
 
 // The library's types (package.json "exports"): declarations only, from the TypeScript sources.

@@ -114,12 +114,25 @@ export default function stringWidth(input, options = {}) {
 }
 `;
 
+// Building /^\p{RGI_Emoji}$/v expands every emoji sequence: ~14 ms on Node 20, paid
+// at module load, on the first frame's path, though only a grapheme that is not
+// simple (an emoji, a mark) is ever tested against it. Built on first use instead.
+const RGI_FIND = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;\n';
+const RGI_LAZY =
+  'let lookbackRgiEmojiRegex;\n' +
+  "const rgiEmojiRegex = {test: segment => (lookbackRgiEmojiRegex ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(segment)};\n";
+
 /** string-width's `index.js` with the simple characters measured apart. Throws when string-width changed. */
 export function patchWidthSource(source) {
   const at = source.indexOf(FIND);
+  const rgi = source.indexOf(RGI_FIND);
   if (
     at === -1 ||
     source.indexOf(FIND, at + 1) !== -1 ||
+    rgi === -1 ||
+    rgi > at ||
+    source.indexOf(RGI_FIND, rgi + 1) !== -1 ||
+    source.split('rgiEmojiRegex').length !== 3 ||
     !source.includes("import {eastAsianWidth} from 'get-east-asian-width';") ||
     !source.includes("import stripAnsi from 'strip-ansi';")
   )
@@ -127,7 +140,9 @@ export function patchWidthSource(source) {
       "string-width's index.js is not the one scripts/widthPatch.mjs was written for: re-check the patch",
     );
   return (
-    source.slice(0, at) +
+    source.slice(0, rgi) +
+    RGI_LAZY +
+    source.slice(rgi + RGI_FIND.length, at) +
     'function stringWidthOfPiece(input, options = {}) {\n' +
     source.slice(at + FIND.length) +
     WRAPPER

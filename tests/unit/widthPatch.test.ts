@@ -60,6 +60,14 @@ const TRICKY = [
 ];
 
 describe('the string-width patch (scripts/widthPatch.mjs)', () => {
+  it('builds the RGI emoji regex on first use, not when the module loads', async () => {
+    const patched = patchWidthSource(source);
+    expect(source).toContain('const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;');
+    expect(patched).not.toContain('/^\\p{RGI_Emoji}$/v');
+    const width = await patchedWidth();
+    for (const s of ['👍', '👨‍👩‍👧', '🇫🇷', '✅', 'a👍b']) expect(width(s)).toBe(stringWidth(s));
+  });
+
   it('cuts only where a grapheme boundary is certain: between two characters of the class', () => {
     const seg = new Intl.Segmenter();
     // Every character of the class has grapheme break property Other (or is a
