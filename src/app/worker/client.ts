@@ -59,9 +59,18 @@ export function findWorkerFile(base: string = import.meta.url): string | null {
   return null;
 }
 
+/**
+ * The worker thread is started one macrotask after the backend is made, and
+ * requests wait for it: the app makes its backend just before its first frame,
+ * which is drawn synchronously, and a thread booting beside that frame slowed
+ * it by ~20-30 ms on a 2-core machine (bench, first section; the new isolate and
+ * V8's helper threads compete with the render for the cores).
+ */
 export function workerBackend(file: string, init: WorkerInit): BackendFactory {
   return (onResponse, onFailure) => {
     let worker: Worker | null = null;
+    let waiting: QueryRequest[] = [];
+    let closed = false;
     const spawn = (): Worker => {
       const w = new Worker(file, { workerData: init });
       w.on('message', (m: QueryResponse | { kind: 'fatal'; message: string }) => {
@@ -73,19 +82,32 @@ export function workerBackend(file: string, init: WorkerInit): BackendFactory {
       w.unref();
       return w;
     };
-    worker = spawn();
+    const starting = setImmediate(() => {
+      worker = spawn();
+      for (const req of waiting) worker.postMessage(req);
+      waiting = [];
+    });
     return {
       post(req) {
-        worker?.postMessage(req);
+        if (worker) worker.postMessage(req);
+        else if (!closed) waiting.push(req);
       },
       restart() {
+        // Not started yet: what waits is dropped, as a running worker's queue would be.
+        if (!worker) {
+          waiting = [];
+          return true;
+        }
         const old = worker;
-        old?.removeAllListeners();
-        void old?.terminate();
+        old.removeAllListeners();
+        void old.terminate();
         worker = spawn();
         return true;
       },
       close() {
+        closed = true;
+        clearImmediate(starting);
+        waiting = [];
         const old = worker;
         worker = null;
         old?.removeAllListeners();
