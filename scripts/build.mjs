@@ -1,10 +1,14 @@
 // Bundles the CLI, the app (loaded lazily), the query worker, the library and the benchmark.
+// The app is also built alone as CommonJS (dist/app.cjs), for V8's code cache
+// (scripts/appBundle.mjs); the CLI finds it and its content hash at run time.
 // A bundle starts several hundred milliseconds faster than resolving ink's module
 // graph at run time, which is most of the first-frame budget.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { appBundlePlugin } from './appBundle.mjs';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
 import { widthPatchPlugin } from './widthPatch.mjs';
@@ -19,33 +23,58 @@ const entries = {
 };
 
 rmSync('dist', { recursive: true, force: true });
-const result = await build({
-  entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
-  outdir: 'dist',
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: false,
   legalComments: 'none',
   // Smaller bundles parse faster: the app's first frame is mostly module loading.
   minify: process.env.LOOKBACK_BUILD_MINIFY !== '0',
-  chunkNames: 'chunks/[name]-[hash]',
   external: ['better-sqlite3', 'react-devtools-core'],
-  define: { 'process.env.NODE_ENV': '"production"' },
+  metafile: true,
+  logLevel: 'warning',
+};
+
+const app = await build({
+  ...common,
+  entryPoints: { app: 'src/tui/run.tsx' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__lookbackUrl' },
+  banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // appBundlePlugin first: its reconciler (speed patches + CommonJS) wins over inkPatchPlugin's.
+  plugins: [appBundlePlugin(), inkPatchPlugin(), widthPatchPlugin()],
+});
+const appHash = createHash('sha256')
+  .update(readFileSync('dist/app.cjs'))
+  .digest('hex')
+  .slice(0, 16);
+
+const result = await build({
+  ...common,
+  entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
+  outdir: 'dist',
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    // src/tui/start.ts: the app bundle's identity, in its code cache's file name.
+    __LOOKBACK_APP_HASH__: JSON.stringify(appHash),
+  },
   banner: {
     // Bundled CommonJS dependencies call require(); give them one in ESM.
     js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
   },
   plugins: [inkPatchPlugin(), meowPatchPlugin(), widthPatchPlugin(), yogaPatchPlugin()],
-  metafile: true,
-  logLevel: 'warning',
 });
 // A patch whose file the bundle no longer includes would be skipped without a word.
-const inputs = Object.keys(result.metafile.inputs);
+const inputs = [...Object.keys(result.metafile.inputs), ...Object.keys(app.metafile.inputs)];
+const appInputs = Object.keys(app.metafile.inputs);
 for (const { file } of INK_PATCHES)
-  if (!inputs.some((i) => i.endsWith(`node_modules/ink/build/${file}`)))
+  if (!appInputs.some((i) => i.endsWith(`node_modules/ink/build/${file}`)))
     throw new Error(`scripts/inkPatches.mjs: ink's build/${file} is not in the bundle any more`);
 if (!inputs.some((i) => /node_modules\/string-width\/index\.js$/.test(i)))
   throw new Error("scripts/widthPatch.mjs: string-width's index.js is not in the bundle any more");

@@ -12,10 +12,14 @@ import { dirname, join } from 'node:path';
 /** Bump when the tables change: an index of another layout is rebuilt from scratch. */
 export const INDEX_LAYOUT = 2;
 
+/** lookback's own cache directory: $XDG_CACHE_HOME/lookback, else ~/.cache/lookback. */
+export function lookbackCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'lookback');
+}
+
 export function indexPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.LOOKBACK_INDEX) return env.LOOKBACK_INDEX;
-  const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-  return join(cache, 'lookback', 'agents.db');
+  return join(lookbackCacheDir(env), 'agents.db');
 }
 
 /**

@@ -90,3 +90,20 @@ export function idleCollector(
     },
   };
 }
+
+/** What V8 starts with for the flags this module sets (its defaults; 0: growing is not overridden). */
+const START_VALUES: readonly string[] = ['--heap-growing-percent=0'];
+
+/**
+ * Sets the V8 flags this module changes back to their values at process start.
+ * A code cache carries a hash of the flags it was made under, and V8 refuses it
+ * under others: the app's cache is written at exit, after leanHeap and exposeGc,
+ * and read at the next start, before them (src/tui/codeCache.ts).
+ */
+export function restoreStartFlags(
+  gcAtStart: boolean,
+  set: (flag: string) => void = setFlagsFromString,
+): void {
+  set(gcAtStart ? '--expose-gc' : '--no-expose-gc');
+  for (const flag of START_VALUES) set(flag);
+}

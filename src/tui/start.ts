@@ -1,4 +1,16 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { StartOptions } from './options.js';
+import { requireWithCodeCache, type CacheFile } from './codeCache.js';
+import { restoreStartFlags } from './memory.js';
+import { lookbackCacheDir } from '../agents/indexDb.js';
+
+/** The app bundle's content hash, defined by scripts/build.mjs (absent when running from source). */
+declare const __LOOKBACK_APP_HASH__: string | undefined;
+
+/** The global symbol Yoga is handed to dist/app.cjs on (scripts/appBundle.mjs, YOGA_KEY). */
+export const YOGA_KEY = 'lookback.yoga';
 
 /**
  * `CI=false` (or `0`) tells ink it is not in CI, but chalk's colour detection
@@ -14,10 +26,69 @@ export function colourEnv(env: NodeJS.ProcessEnv, isTTY: boolean): void {
     env.FORCE_COLOR = '1';
 }
 
+export interface AppBundle {
+  file: string;
+  /** Where its code cache lives; null with LOOKBACK_CODE_CACHE=0. */
+  cache: CacheFile | null;
+}
+
+/**
+ * dist/app.cjs beside the entry or one directory up from a chunk, and its code
+ * cache: one file per bundle hash, Node version and architecture, in lookback's
+ * cache directory (LOOKBACK_CODE_CACHE=0 turns it off). Null from source.
+ */
+export function findAppBundle(
+  env: NodeJS.ProcessEnv = process.env,
+  hash: string | undefined = typeof __LOOKBACK_APP_HASH__ === 'string'
+    ? __LOOKBACK_APP_HASH__
+    : undefined,
+  base: string = import.meta.url,
+): AppBundle | null {
+  if (hash === undefined) return null;
+  for (const rel of ['./app.cjs', '../app.cjs']) {
+    let file: string;
+    try {
+      file = fileURLToPath(new URL(rel, base));
+    } catch {
+      return null;
+    }
+    if (!existsSync(file)) continue;
+    const off = env.LOOKBACK_CODE_CACHE === '0';
+    const name = `app-${hash}-${process.version}-${process.arch}.v8cache`;
+    return {
+      file,
+      cache: off ? null : { path: join(lookbackCacheDir(env), 'code', name), stalePrefix: 'app-' },
+    };
+  }
+  return null;
+}
+
+type RunModule = typeof import('./run.js');
+
 /** The interactive app (the CLI imports this lazily, so subcommands never load React or Ink). */
 export async function startApp(flags: StartOptions): Promise<number> {
   // Before ink (and chalk) load: they read the environment once.
   colourEnv(process.env, process.stdout.isTTY === true || process.stderr.isTTY === true);
-  const { runApp } = await import('./run.js');
-  return runApp(flags);
+  const bundle = findAppBundle();
+  if (bundle === null) {
+    const { runApp } = await import('./run.js');
+    return runApp(flags);
+  }
+  // Node started with --expose-gc keeps it: the cache is written under the start's flags.
+  const gcAtStart = typeof (globalThis as { gc?: unknown }).gc === 'function';
+  (globalThis as Record<symbol, unknown>)[Symbol.for(YOGA_KEY)] = (
+    await import('yoga-layout')
+  ).default;
+  const app = bundle.cache
+    ? requireWithCodeCache<RunModule>(bundle.file, bundle.cache)
+    : requireWithCodeCache<RunModule>(bundle.file, { path: '' });
+  try {
+    return await app.exports.runApp(flags);
+  } finally {
+    // At exit: the cache then holds every function the session compiled.
+    if (bundle.cache && app.cache === 'none') {
+      restoreStartFlags(gcAtStart);
+      app.save();
+    }
+  }
 }

@@ -6,7 +6,7 @@
  * timeouts (a loaded 2-core machine may take seconds to draw), never relying
  * on fixed sleeps.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery, RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/app/data/queries.js';
@@ -236,6 +236,34 @@ describe.skipIf(!TMUX)(SUITE, () => {
     const after = await term.waitFor('the shell to come back', shellRestored);
     expectRestored(after, before);
     expect(term.childPid()).toBeNull();
+  });
+
+  it('keeps a V8 code cache of the app: written when it quits, read by the next start', async () => {
+    const cacheHome = join(dir, 'code-cache-test');
+    const code = join(cacheHome, 'lookback', 'code');
+    const caches = () => (existsSync(code) ? readdirSync(code) : []);
+    const { term } = await shellWithMarker('codecache');
+    const run = async () => {
+      term.run(`XDG_CACHE_HOME=${cacheHome} ${APP_COMMAND}`);
+      await term.waitFor('the first screen', appDrawn);
+      term.key('q');
+      await term.waitFor('the shell to come back', (s) => !s.includes('? help'));
+      term.run('echo EXIT=$?');
+      await term.waitFor('the exit code', (s) => s.includes('EXIT=0'));
+      term.run('clear');
+    };
+    await run();
+    const written = caches();
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(
+      new RegExp(`^app-[0-9a-f]{16}-${process.version}-${process.arch}\\.v8cache$`),
+    );
+    const before = statSync(join(code, written[0]!));
+    await run();
+    // A refused cache would have been deleted; a used one is left as it is.
+    expect(caches()).toEqual(written);
+    const after = statSync(join(code, written[0]!));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 
   it('restores the screen when the app gets SIGTERM', async () => {

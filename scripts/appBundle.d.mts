@@ -1,0 +1,5 @@
+import type { Plugin } from 'esbuild';
+
+export declare const YOGA_KEY: string;
+export declare function reconcilerForCommonJs(path: string, source: string): string;
+export declare function appBundlePlugin(): Plugin;
