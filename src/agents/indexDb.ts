@@ -154,6 +154,10 @@ export function deferFtsIfFirst(db: Database.Database): boolean {
     .transaction(() => {
       if (ftsDeferred(db)) return true;
       if (db.prepare(`SELECT 1 FROM messages LIMIT 1`).get() !== undefined) return false;
+      // Empty after a finished pass: no agent had anything. Deferring again would drop
+      // and re-create the triggers every pass, a commit the open app reloads on each
+      // second; what comes later arrives a file at a time, through the triggers.
+      if (db.prepare(`SELECT 1 FROM sources LIMIT 1`).get() !== undefined) return false;
       db.exec(TRIGGER_NAMES.map((t) => `DROP TRIGGER IF EXISTS ${t};`).join(' '));
       return true;
     })

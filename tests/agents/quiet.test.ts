@@ -4,7 +4,7 @@
  * every second must not look like a change. And the CLI's freshness stamp.
  */
 import Database from 'better-sqlite3';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -49,6 +49,32 @@ it('leaves data_version alone when nothing changed, and moves it when a file gre
     );
     expect(indexAll(db, { env: env() }).parsed).toBe(1);
     expect(version()).not.toBe(v0);
+  } finally {
+    reader.close();
+    db.close();
+  }
+});
+
+it('stays still when no agent has anything to index, and indexes the first file that comes', () => {
+  const empty = join(dir, 'empty-home');
+  mkdirSync(join(empty, '.claude', 'projects'), { recursive: true });
+  const emptyEnv = { HOME: empty, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' };
+  const { db } = openIndex(indexFile);
+  const reader = new Database(indexFile, { readonly: true });
+  const version = () => reader.pragma('data_version', { simple: true }) as number;
+  try {
+    indexAll(db, { env: emptyEnv });
+    const v0 = version();
+    for (let i = 0; i < 3; i++) expect(indexAll(db, { env: emptyEnv }).parsed).toBe(0);
+    expect(version()).toBe(v0);
+    // The first session of a new user: written through the triggers, found by search.
+    cpSync(join(home, '.claude'), join(empty, '.claude'), { recursive: true });
+    expect(indexAll(db, { env: emptyEnv }).parsed).toBeGreaterThan(0);
+    expect(version()).not.toBe(v0);
+    const hits = reader
+      .prepare(`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'refund*'`)
+      .get() as { n: number };
+    expect(hits.n).toBeGreaterThan(0);
   } finally {
     reader.close();
     db.close();
