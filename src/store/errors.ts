@@ -1,11 +1,36 @@
+/**
+ * `x instanceof C` for an error class that holds across copies of its module:
+ * the command line (dist/cli.cjs) and what it loads on demand (ES chunks: the
+ * other agents' commands, the app) each bundle one, and an error thrown by one
+ * copy is caught by the other. The instance carries a registered symbol.
+ */
+export function brandOf(name: string): {
+  mark(e: Error): void;
+  has(x: unknown): boolean;
+} {
+  const brand = Symbol.for(`lookback.${name}`);
+  return {
+    mark: (e) => Object.defineProperty(e, brand, { value: true }),
+    has: (x) =>
+      typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[brand] === true,
+  };
+}
+
+const STORE_ERROR = brandOf('StoreError');
+
 /** A failure the user can act on, with a one-line message that names the problem. */
 export class StoreError extends Error {
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return STORE_ERROR.has(x);
+  }
+
   constructor(
     message: string,
     readonly code: StoreErrorCode,
   ) {
     super(message);
     this.name = 'StoreError';
+    STORE_ERROR.mark(this);
   }
 }
 
