@@ -41,6 +41,35 @@ export function reconcilerForCommonJs(path, source) {
   return out;
 }
 
+const LAZY = /[\\/]src[\\/]cli[\\/]lazy\.ts$/;
+const LAZY_APP = /[\\/]src[\\/]cli[\\/]lazyApp\.ts$/;
+
+/**
+ * esbuild plugin for dist/cli.cjs, the command line as CommonJS (loaded by
+ * src/bin.ts through the code cache): src/cli/lazy.ts and lazyApp.ts become the functions
+ * src/bin.ts hands over, so what it loads stays ES modules.
+ */
+export function cliBundlePlugin() {
+  return {
+    name: 'lookback-cli-commonjs',
+    setup(build) {
+      build.onLoad({ filter: LAZY }, () => ({
+        contents:
+          `export const LAZY_KEY = ${JSON.stringify(LAZY_KEY)};\n` +
+          `export const lazy = globalThis[Symbol.for(LAZY_KEY)];`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: LAZY_APP }, () => ({
+        contents: `export const loadApp = globalThis[Symbol.for(${JSON.stringify(LAZY_KEY)})].app;`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The global symbol src/bin.ts hands src/cli/lazy.ts's functions over on. */
+export const LAZY_KEY = 'lookback.lazy';
+
 /** esbuild plugin: yoga-layout from the ES side, and ink's reconciler fit for CommonJS. */
 export function appBundlePlugin() {
   return {

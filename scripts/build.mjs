@@ -1,6 +1,7 @@
 // Bundles the CLI, the app (loaded lazily), the query worker, the library and the benchmark.
-// The app is also built alone as CommonJS (dist/app.cjs), for V8's code cache
-// (scripts/appBundle.mjs); the CLI finds it and its content hash at run time.
+// The command line and the app are also built alone as CommonJS (dist/cli.cjs,
+// dist/app.cjs) for V8's code cache (scripts/appBundle.mjs); dist/lookback.js
+// (src/bin.ts) loads them, knowing their content hashes.
 // A bundle starts several hundred milliseconds faster than resolving ink's module
 // graph at run time, which is most of the first-frame budget.
 import { build } from 'esbuild';
@@ -8,14 +9,14 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { appBundlePlugin } from './appBundle.mjs';
+import { appBundlePlugin, cliBundlePlugin } from './appBundle.mjs';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
 import { widthPatchPlugin } from './widthPatch.mjs';
 import { yogaPatchPlugin } from './yogaPatch.mjs';
 
 const entries = {
-  lookback: 'src/cli.ts',
+  lookback: 'src/bin.ts',
   'query-worker': 'src/app/worker/entry.ts',
   'agents-worker': 'src/agents/worker.ts',
   lib: 'src/lib.ts',
@@ -47,10 +48,19 @@ const app = await build({
   // appBundlePlugin first: its reconciler (speed patches + CommonJS) wins over inkPatchPlugin's.
   plugins: [appBundlePlugin(), inkPatchPlugin(), widthPatchPlugin()],
 });
-const appHash = createHash('sha256')
-  .update(readFileSync('dist/app.cjs'))
-  .digest('hex')
-  .slice(0, 16);
+const cli = await build({
+  ...common,
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__lookbackUrl' },
+  banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [cliBundlePlugin(), meowPatchPlugin(), widthPatchPlugin()],
+});
+const hashOf = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+const appHash = hashOf('dist/app.cjs');
+const cliHash = hashOf('dist/cli.cjs');
 
 const result = await build({
   ...common,
@@ -63,6 +73,8 @@ const result = await build({
     'process.env.NODE_ENV': '"production"',
     // src/tui/start.ts: the app bundle's identity, in its code cache's file name.
     __LOOKBACK_APP_HASH__: JSON.stringify(appHash),
+    // src/bin.ts: the command line bundle's.
+    __LOOKBACK_CLI_HASH__: JSON.stringify(cliHash),
   },
   banner: {
     // Bundled CommonJS dependencies call require(); give them one in ESM.
@@ -71,7 +83,11 @@ const result = await build({
   plugins: [inkPatchPlugin(), meowPatchPlugin(), widthPatchPlugin(), yogaPatchPlugin()],
 });
 // A patch whose file the bundle no longer includes would be skipped without a word.
-const inputs = [...Object.keys(result.metafile.inputs), ...Object.keys(app.metafile.inputs)];
+const inputs = [
+  ...Object.keys(result.metafile.inputs),
+  ...Object.keys(app.metafile.inputs),
+  ...Object.keys(cli.metafile.inputs),
+];
 const appInputs = Object.keys(app.metafile.inputs);
 for (const { file } of INK_PATCHES)
   if (!appInputs.some((i) => i.endsWith(`node_modules/ink/build/${file}`)))

@@ -1,8 +1,7 @@
-#!/usr/bin/env node
 /**
- * Entry point. Parses arguments with meow, runs the JSON/text subcommands over the
- * store layer, and loads the interactive app lazily, so `lookback search … --json`
- * never pays for React or Ink.
+ * The command line (src/bin.ts runs it). Parses arguments with meow, runs the
+ * JSON/text subcommands over the store layer, and loads the interactive app
+ * lazily, so `lookback search … --json` never pays for React or Ink.
  */
 import meow from 'meow';
 import { inertJson, runCommand, UsageError } from './cli/commands.js';
@@ -78,7 +77,8 @@ const FLAGS = {
 } as const;
 
 const cli = meow(HELP, {
-  importMeta: import.meta,
+  // Only its url: CommonJS has no import.meta (scripts/build.mjs defines the url).
+  importMeta: { url: import.meta.url } as ImportMeta,
   // Handing meow the manifest spares it a walk up the file system for package.json.
   pkg: { name: pkg.name, version: pkg.version, description: pkg.description },
   // Unknown flags and missing values are reported here, in lookback's words.
@@ -101,23 +101,32 @@ function checkFlags(flags: Record<string, unknown>): void {
   }
 }
 
-const json = cli.flags.json;
-try {
-  if (cli.flags.help) cli.showHelp(0);
-  checkFlags(cli.flags);
-  process.exitCode = await runCommand(cli.input.map(String), cli.flags);
-} catch (err) {
-  if (err instanceof UsageError) {
-    // With --json a program reads stdout: the error is JSON there too.
-    if (json)
-      process.stdout.write(inertJson({ success: false, error: err.message, usage: true }) + '\n');
-    process.stderr.write(`lookback: ${err.message}\nRun "lookback --help" for usage.\n`);
-    process.exitCode = 2;
-  } else {
-    // Never a stack trace: one line that names the problem.
-    const message = (err as Error)?.message ?? String(err);
-    if (json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
-    else process.stderr.write(`lookback: ${message}\n`);
-    process.exitCode = 1;
+/**
+ * Runs the command line (src/bin.ts calls it); never throws: one line and an
+ * exit code instead. True when a command ran and succeeded. No top-level await:
+ * dist/cli.cjs is CommonJS.
+ */
+export async function main(): Promise<boolean> {
+  const json = cli.flags.json;
+  try {
+    if (cli.flags.help) cli.showHelp(0);
+    checkFlags(cli.flags);
+    process.exitCode = await runCommand(cli.input.map(String), cli.flags);
+    return process.exitCode === 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      // With --json a program reads stdout: the error is JSON there too.
+      if (json)
+        process.stdout.write(inertJson({ success: false, error: err.message, usage: true }) + '\n');
+      process.stderr.write(`lookback: ${err.message}\nRun "lookback --help" for usage.\n`);
+      process.exitCode = 2;
+    } else {
+      // Never a stack trace: one line that names the problem.
+      const message = (err as Error)?.message ?? String(err);
+      if (json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
+      else process.stderr.write(`lookback: ${message}\n`);
+      process.exitCode = 1;
+    }
+    return false;
   }
 }

@@ -6,16 +6,11 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { lookbackCacheDir } from '../paths.js';
 
 /** Bump when the tables change: an index of another layout is rebuilt from scratch. */
 export const INDEX_LAYOUT = 2;
-
-/** lookback's own cache directory: $XDG_CACHE_HOME/lookback, else ~/.cache/lookback. */
-export function lookbackCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'lookback');
-}
 
 export function indexPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.LOOKBACK_INDEX) return env.LOOKBACK_INDEX;

@@ -9,6 +9,9 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { Operations, type Answer } from './operations.js';
 import { chooseStore } from './storeChoice.js';
 import { printText } from './text.js';
+import { lazy } from './lazy.js';
+import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
+import { loadApp } from './lazyApp.js';
 import { UsageError } from './usage.js';
 
 export { UsageError };
@@ -37,9 +40,7 @@ export interface Flags {
   window?: string | undefined;
 }
 
-const SUBCOMMANDS = ['recent', 'search', 'scroll', 'read', 'profiles', 'index', 'sources'] as const;
 type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources'>;
-type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The roles a message can have in the agent's store. */
 const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
@@ -175,7 +176,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   if (first === 'mcp') {
     // The MCP server and its SDK load only for this command.
     expectArgs(first, rest, 0, '');
-    const { runMcp } = await import('../mcp/server.js');
+    const { runMcp } = await lazy.mcp();
     return runMcp(flags);
   }
   if (!(SUBCOMMANDS as readonly string[]).includes(first))
@@ -293,7 +294,7 @@ async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promi
   if (recall)
     parseArgs(recall, recall === 'scroll' && !hermesOnly ? [rest[0] ?? '', '0'] : rest, flags);
   if (recall === 'scroll') expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
-  const { runAgents, AgentUsageError } = await import('../agents/cli.js');
+  const { runAgents, AgentUsageError } = await lazy.agents();
   const hermes = async (): Promise<Record<string, Json>> => {
     let call: (ops: Operations) => Answer;
     try {
@@ -357,6 +358,6 @@ async function runApp(flags: Flags): Promise<number> {
   }
   // Which store: decided here, once, with the same rules as the subcommands (storeChoice.ts).
   const store = await chooseStore(flags, { demoWhenMissing: true });
-  const { startApp } = await import('../tui/start.js');
+  const { startApp } = await loadApp();
   return startApp({ ...flags, store, print });
 }

@@ -9,6 +9,7 @@
  * caller passes a content hash). A cache V8 rejects is deleted, never trusted.
  */
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -37,6 +38,8 @@ export interface CacheFile {
   path: string;
   /** Other files in its directory that start with this are older caches, removed on save. */
   stalePrefix?: string;
+  /** Directories are made below this one only; when it does not exist nothing is written. */
+  within?: string;
 }
 
 /** `require(file)` the way Node would, with a code cache read from and written to `cache`. */
@@ -71,6 +74,7 @@ export function requireWithCodeCache<T>(file: string, cache: CacheFile): CachedM
       try {
         const data = script.createCachedData();
         const dir = dirname(cache.path);
+        if (cache.within !== undefined && !existsSync(cache.within)) return;
         mkdirSync(dir, { recursive: true });
         const tmp = `${cache.path}.${process.pid}.tmp`;
         writeFileSync(tmp, data);

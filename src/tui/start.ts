@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { StartOptions } from './options.js';
 import { requireWithCodeCache, type CacheFile } from './codeCache.js';
 import { restoreStartFlags } from './memory.js';
-import { lookbackCacheDir } from '../agents/indexDb.js';
+import { cacheHome, lookbackCacheDir } from '../paths.js';
 
 /** The app bundle's content hash, defined by scripts/build.mjs (absent when running from source). */
 declare const __LOOKBACK_APP_HASH__: string | undefined;
@@ -57,7 +57,13 @@ export function findAppBundle(
     const name = `app-${hash}-${process.version}-${process.arch}.v8cache`;
     return {
       file,
-      cache: off ? null : { path: join(lookbackCacheDir(env), 'code', name), stalePrefix: 'app-' },
+      cache: off
+        ? null
+        : {
+            path: join(lookbackCacheDir(env), 'code', name),
+            stalePrefix: 'app-',
+            within: cacheHome(env),
+          },
     };
   }
   return null;

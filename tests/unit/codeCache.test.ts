@@ -80,6 +80,25 @@ describe('requireWithCodeCache', () => {
     expect(wrong.exports.word).toBe('AAAA');
   });
 
+  it("writes nothing when the user's cache directory does not exist (it is not made for a cache)", () => {
+    const dir = tempDir('cc');
+    const file = moduleFile(dir);
+    const root = join(dir, 'no-such-cache');
+    const m = requireWithCodeCache<Mod>(file, {
+      path: join(root, 'lookback', 'code', 'x.v8cache'),
+      within: root,
+    });
+    m.save();
+    expect(existsSync(root)).toBe(false);
+    mkdirSync(root);
+    const n = requireWithCodeCache<Mod>(file, {
+      path: join(root, 'lookback', 'code', 'x.v8cache'),
+      within: root,
+    });
+    n.save();
+    expect(existsSync(join(root, 'lookback', 'code', 'x.v8cache'))).toBe(true);
+  });
+
   it('removes older caches of the file on save, and survives a directory it cannot write', () => {
     const dir = tempDir('cc');
     const file = moduleFile(dir);
@@ -115,7 +134,7 @@ describe('findAppBundle', () => {
     const name = `app-abcd-${process.version}-${process.arch}.v8cache`;
     expect(fromEntry).toEqual({
       file: join(dir, 'app.cjs'),
-      cache: { path: join('/c/lookback/code', name), stalePrefix: 'app-' },
+      cache: { path: join('/c/lookback/code', name), stalePrefix: 'app-', within: '/c' },
     });
     expect(fromChunk).toEqual(fromEntry);
     expect(
