@@ -248,7 +248,8 @@ describe.skipIf(!TMUX)(SUITE, () => {
       term.run(`XDG_CACHE_HOME=${cacheHome} ${APP_COMMAND}`);
       await term.waitFor('the first screen', appDrawn);
       term.key('q');
-      await term.waitFor('the shell to come back', (s) => !s.includes('? help'));
+      // The shell's own prompt, not just the app gone: typed ahead, the line would reach the app.
+      await term.waitFor('the shell to come back', (s) => nonEmpty(s).at(-1) === PROMPT);
       term.run('echo EXIT=$?');
       await term.waitFor('the exit code', (s) => s.includes('EXIT=0'));
       term.run('clear');
