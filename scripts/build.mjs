@@ -37,27 +37,29 @@ const common = {
   logLevel: 'warning',
 };
 
-const app = await build({
-  ...common,
-  entryPoints: { app: 'src/tui/run.tsx' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__lookbackUrl' },
-  banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
-  // appBundlePlugin first: its reconciler (speed patches + CommonJS) wins over inkPatchPlugin's.
-  plugins: [appBundlePlugin(), inkPatchPlugin(), widthPatchPlugin()],
-});
-const cli = await build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__lookbackUrl' },
-  banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [cliBundlePlugin(), meowPatchPlugin(), widthPatchPlugin()],
-});
+/** One entry alone as CommonJS (dist/NAME.cjs), for V8's code cache; import.meta.url from __filename. */
+const commonJs = (name, entry, plugins) =>
+  build({
+    ...common,
+    entryPoints: { [name]: entry },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__lookbackUrl' },
+    banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins,
+  });
+// appBundlePlugin first: its reconciler (speed patches + CommonJS) wins over inkPatchPlugin's.
+const app = await commonJs('app', 'src/tui/run.tsx', [
+  appBundlePlugin(),
+  inkPatchPlugin(),
+  widthPatchPlugin(),
+]);
+const cli = await commonJs('cli', 'src/cli.ts', [
+  cliBundlePlugin(),
+  meowPatchPlugin(),
+  widthPatchPlugin(),
+]);
 const hashOf = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
 const appHash = hashOf('dist/app.cjs');
 const cliHash = hashOf('dist/cli.cjs');

@@ -30,16 +30,23 @@ async function run(): Promise<void> {
     return;
   }
   const gcAtStart = typeof (globalThis as { gc?: unknown }).gc === 'function';
-  const off = process.env.LOOKBACK_CODE_CACHE === '0';
-  const name = `cli-${runKind(process.argv.slice(2))}-${hash}-${process.version}-${process.arch}.v8cache`;
-  const cli: CachedModule<Cli> = requireWithCodeCache<Cli>(file, {
-    path: off ? '' : join(lookbackCacheDir(), 'code', name),
-    stalePrefix: `cli-${runKind(process.argv.slice(2))}-`,
-    // A code cache is not worth creating the user's cache directory for.
-    within: cacheHome(),
-  });
+  const kind = runKind(process.argv.slice(2));
+  const cache =
+    process.env.LOOKBACK_CODE_CACHE === '0'
+      ? null
+      : {
+          path: join(
+            lookbackCacheDir(),
+            'code',
+            `cli-${kind}-${hash}-${process.version}-${process.arch}.v8cache`,
+          ),
+          stalePrefix: `cli-${kind}-`,
+          // A code cache is not worth creating the user's cache directory for.
+          within: cacheHome(),
+        };
+  const cli: CachedModule<Cli> = requireWithCodeCache<Cli>(file, cache);
   const ok = await cli.exports.main();
-  if (off || !ok || cli.cache !== 'none') return;
+  if (!ok || cli.cache !== 'none') return;
   // At exit: every function the run compiled is in, under the flags the next start has.
   process.once('exit', () => {
     restoreStartFlags(gcAtStart);

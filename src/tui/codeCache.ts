@@ -42,19 +42,19 @@ export interface CacheFile {
   within?: string;
 }
 
-/** `require(file)` the way Node would, with a code cache read from and written to `cache`. */
-export function requireWithCodeCache<T>(file: string, cache: CacheFile): CachedModule<T> {
+/** `require(file)` the way Node would, with a code cache read from and written to `cache` (null: none). */
+export function requireWithCodeCache<T>(file: string, cache: CacheFile | null): CachedModule<T> {
   const source = readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cache.path);
+    cachedData = cache ? readFileSync(cache.path) : undefined;
   } catch {
     cachedData = undefined;
   }
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const state = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
-  if (state === 'rejected') rmSync(cache.path, { force: true });
+  if (state === 'rejected' && cache) rmSync(cache.path, { force: true });
   const mod = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void)(
     mod.exports,
@@ -69,7 +69,7 @@ export function requireWithCodeCache<T>(file: string, cache: CacheFile): CachedM
     cache: state,
     save() {
       // After a rejection the next run writes: this one's flags may be what V8 refused.
-      if (saved || state === 'rejected') return;
+      if (saved || state === 'rejected' || !cache) return;
       saved = true;
       try {
         const data = script.createCachedData();

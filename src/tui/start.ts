@@ -85,9 +85,7 @@ export async function startApp(flags: StartOptions): Promise<number> {
   (globalThis as Record<symbol, unknown>)[Symbol.for(YOGA_KEY)] = (
     await import('yoga-layout')
   ).default;
-  const app = bundle.cache
-    ? requireWithCodeCache<RunModule>(bundle.file, bundle.cache)
-    : requireWithCodeCache<RunModule>(bundle.file, { path: '' });
+  const app = requireWithCodeCache<RunModule>(bundle.file, bundle.cache);
   try {
     return await app.exports.runApp(flags);
   } finally {
