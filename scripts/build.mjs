@@ -102,6 +102,11 @@ if (
   )
 )
   throw new Error("scripts/yogaPatch.mjs: yoga-layout's wasm loader is not in the bundle any more");
+// Code compiled through the code cache cannot import() on Node 20 (src/tui/codeCache.ts):
+// a dynamic import left in a CommonJS bundle would fail only when its path runs.
+for (const file of ['dist/app.cjs', 'dist/cli.cjs'])
+  if (/\bimport\(/.test(readFileSync(file, 'utf8')))
+    throw new Error(`${file} holds an import(): load it through src/cli/lazy.ts instead`);
 if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);
 
 // The library's types (package.json "exports"): declarations only, from the TypeScript sources.
