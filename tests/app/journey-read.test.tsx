@@ -370,6 +370,29 @@ describe('export, resume, suspend', () => {
     expect(h.frame()).toContain('the demo store has no agent to resume in');
   });
 
+  it('draws nothing between Ctrl-Z and the return: what changed meanwhile is drawn once back', async () => {
+    const b = readingStore();
+    let resumeFn: (() => void) | null = null;
+    h = await startHarness(b.path, WIDE, { suspend: (onContinue) => (resumeFn = onContinue) });
+    await h.waitFor(() => h!.frame().includes('Pool leak'), 'Recent');
+    const selected = () =>
+      h!
+        .frame()
+        .split('\n')
+        .find((l) => l.includes('│▸')) ?? '';
+    const before = selected();
+    await h.press('\x1a');
+    const stopped = h.frame();
+    // Stopped: a change (here a key; after SIGCONT also a worker's answer or a timer)
+    // must not draw, or its frame would land on the shell's screen.
+    await h.press('j');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.frame()).toBe(stopped);
+    resumeFn!();
+    await h.waitFor(() => h!.frame().includes('back from the shell'), 'the status after SIGCONT');
+    expect(selected()).not.toBe(before);
+  });
+
   it('Ctrl-Z suspends through the shell side and says so when back', async () => {
     const b = readingStore();
     let resumeFn: (() => void) | null = null;

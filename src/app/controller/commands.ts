@@ -185,7 +185,11 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     // A new status line after SIGCONT also makes ink write the whole frame again.
     // A line that differs from every earlier one: the frame before the stop may never have been drawn.
     const n = ++ctx.suspends;
-    ctx.o.suspend(() => ctx.setStatus(say.continued(n)));
+    ctx.hold(true);
+    ctx.o.suspend(() => {
+      ctx.hold(false);
+      ctx.setStatus(say.continued(n));
+    });
   },
   'view.everyProfile': (ctx) => {
     if (!ctx.state.everyProfile && ctx.data.profileRefs().length === 0)

@@ -42,6 +42,8 @@ export class Controller {
   private readonly listeners = new Set<() => void>();
   private batchDepth = 0;
   private dirty = false;
+  /** Ctrl-Z: no frames until SIGCONT is handled (ctx.hold). */
+  private held = false;
   private readonly client: QueryClient;
   private readonly timers: Timers;
   private readonly now: () => number;
@@ -92,6 +94,7 @@ export class Controller {
       dispatch: (a) => this.dispatch(a),
       batch: (fn) => this.batch(fn),
       setStatus: (text, tone) => this.setStatus(text, tone),
+      hold: (on) => this.hold(on),
       guard: (fn) => this.guard(fn),
       copied: this.copied,
       search: { gen: 0, debounce: null, limit: SEARCH_LIMIT, openWhenReady: null, queryGen: 0 },
@@ -133,7 +136,16 @@ export class Controller {
     else this.notify();
   }
 
+  private hold(on: boolean): void {
+    this.held = on;
+    if (!on && this.dirty && this.batchDepth === 0) this.notify();
+  }
+
   private notify(): void {
+    if (this.held) {
+      this.dirty = true;
+      return;
+    }
     this.dirty = false;
     // The selection may have moved: the preview follows it (a timer, never a read here).
     if (this.started) followSelection(this.ctx);

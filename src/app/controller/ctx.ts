@@ -154,6 +154,12 @@ export interface Ctx {
   batch<T>(fn: () => T): T;
   /** A message on the status line, cleared after STATUS_TTL_MS. */
   setStatus(text: string, tone?: StatusTone): void;
+  /**
+   * While held, changes reach no subscriber (no frame is drawn); released, they do
+   * at once. Ctrl-Z holds from the key to SIGCONT's handler: an event handled
+   * before it (a worker's answer, a timer) would draw on the shell's screen.
+   */
+  hold(on: boolean): void;
   /** Store errors (busy, I/O) become a status line, never a crash. */
   guard(fn: () => void): void;
   /** Every text copied, in order (for --print). */
