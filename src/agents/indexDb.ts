@@ -179,10 +179,31 @@ export function fillFts(db: Database.Database): void {
   }).immediate();
 }
 
+/** How long a lock held by another lookback is waited for. */
+const LOCK_WAIT_MS = 5000;
+
+/**
+ * Runs `fn` again while another connection's lock refuses it. Switching to WAL
+ * needs the file to itself and does not wait on SQLite's busy handler, so two
+ * lookbacks creating the same index at once failed with "database is locked".
+ */
+function whenFree<T>(fn: () => T): T {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (!/^SQLITE_(BUSY|LOCKED)/.test(code) || Date.now() > until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 function openFresh(path: string): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5000 });
-  db.pragma('journal_mode = WAL');
+  const db = new Database(path, { timeout: LOCK_WAIT_MS });
+  whenFree(() => db.pragma('journal_mode = WAL'));
   db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
   writerCache(db);
   // Another lookback may be creating the same index: the first one's schema wins.
@@ -213,16 +234,26 @@ export interface OpenedIndex {
   rebuilt: string | null;
 }
 
+function noTables(db: Database.Database): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_schema LIMIT 1`).get() === undefined;
+}
+
 /** Opens the index, rebuilding it when it is missing, corrupt or of another layout. */
 export function openIndex(path = indexPath()): OpenedIndex {
   if (!existsSync(path)) return { db: openFresh(path), rebuilt: 'missing' };
   let db: Database.Database | null = null;
   let why: string;
   try {
-    db = new Database(path, { timeout: 5000 });
+    db = new Database(path, { timeout: LOCK_WAIT_MS });
     const version = db.pragma('user_version', { simple: true }) as number;
+    // Another lookback is creating it (its file is there, its schema not yet): join
+    // in, as openFresh does; removing the file under it lost that process's index.
+    if (version === 0 && noTables(db)) {
+      db.close();
+      return { db: openFresh(path), rebuilt: 'missing' };
+    }
     if (version === INDEX_LAYOUT) {
-      db.pragma('journal_mode = WAL');
+      whenFree(() => db!.pragma('journal_mode = WAL'));
       db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
       writerCache(db);
       // Touch every table once: a damaged file fails here, not in the middle of a pass.

@@ -182,6 +182,27 @@ describe('indexInBackground', () => {
 });
 
 describe('two indexers at once', () => {
+  it('joins an index another lookback is creating instead of removing it from under it', () => {
+    const path = join(dir, 'creating.db');
+    // The other process: its file exists, its schema is not written yet.
+    const other = new Database(path);
+    other.pragma('journal_mode = WAL');
+    const ino = statSync(path).ino;
+    const { db, rebuilt } = openIndex(path);
+    try {
+      expect(rebuilt).toBe('missing');
+      expect(statSync(path).ino).toBe(ino);
+      // The other connection sees the same schema: it was not left on a removed file.
+      expect(other.prepare('SELECT count(*) AS n FROM conversations').get()).toEqual({ n: 0 });
+      expect(other.pragma('user_version', { simple: true })).toBe(
+        db.pragma('user_version', { simple: true }),
+      );
+    } finally {
+      db.close();
+      other.close();
+    }
+  });
+
   it('both finish and the index equals one clean pass', async () => {
     const home = join(dir, 'twice');
     generateHistories(home, 120, 12_000, 11);
