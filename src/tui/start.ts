@@ -86,13 +86,13 @@ export async function startApp(flags: StartOptions): Promise<number> {
     await import('yoga-layout')
   ).default;
   const app = requireWithCodeCache<RunModule>(bundle.file, bundle.cache);
-  try {
-    return await app.exports.runApp(flags);
-  } finally {
-    // At exit: the cache then holds every function the session compiled.
-    if (bundle.cache && app.cache === 'none') {
-      restoreStartFlags(gcAtStart);
-      app.save();
-    }
+  const code = await app.exports.runApp(flags);
+  // At a clean exit: the cache then holds every function the session compiled. A run
+  // that stopped early (no store, no terminal) would leave a cache of almost nothing,
+  // used from then on.
+  if (code === 0 && bundle.cache && app.cache === 'none') {
+    restoreStartFlags(gcAtStart);
+    app.save();
   }
+  return code;
 }

@@ -6,7 +6,7 @@
  * timeouts (a loaded 2-core machine may take seconds to draw), never relying
  * on fixed sleeps.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery, RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/app/data/queries.js';
@@ -254,6 +254,12 @@ describe.skipIf(!TMUX)(SUITE, () => {
       await term.waitFor('the exit code', (s) => s.includes('EXIT=0'));
       term.run('clear');
     };
+    // A run that stops early (not a SQLite file) leaves no cache: it compiled almost nothing.
+    writeFileSync(join(dir, 'not-a-store.db'), 'plain text, not SQLite\n');
+    term.run(`XDG_CACHE_HOME=${cacheHome} CI=false node "$LB" --db not-a-store.db; echo EXIT=$?`);
+    await term.waitFor('the failed start', (s) => /EXIT=1\b/.test(s));
+    expect(caches()).toEqual([]);
+    term.run('clear');
     await run();
     const written = caches().sort();
     // The app's bundle and the command line's, each named by its hash, Node and arch.
