@@ -7,13 +7,11 @@
  * (src/cli/lazy.ts, lazyApp.ts) stay ES modules, imported from here.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LAZY_KEY, lazy } from './cli/lazy.js';
 import { runKind } from './cli/subcommands.js';
 import { loadApp } from './cli/lazyApp.js';
-import { cacheHome, lookbackCacheDir } from './paths.js';
-import { requireWithCodeCache, type CachedModule } from './tui/codeCache.js';
+import { codeCacheFile, requireWithCodeCache, type CachedModule } from './tui/codeCache.js';
 import { restoreStartFlags } from './tui/memory.js';
 
 /** dist/cli.cjs's content hash, defined by scripts/build.mjs (absent from source). */
@@ -30,20 +28,7 @@ async function run(): Promise<void> {
     return;
   }
   const gcAtStart = typeof (globalThis as { gc?: unknown }).gc === 'function';
-  const kind = runKind(process.argv.slice(2));
-  const cache =
-    process.env.LOOKBACK_CODE_CACHE === '0'
-      ? null
-      : {
-          path: join(
-            lookbackCacheDir(),
-            'code',
-            `cli-${kind}-${hash}-${process.version}-${process.arch}.v8cache`,
-          ),
-          stalePrefix: `cli-${kind}-`,
-          // A code cache is not worth creating the user's cache directory for.
-          within: cacheHome(),
-        };
+  const cache = codeCacheFile(`cli-${runKind(process.argv.slice(2))}`, hash);
   const cli: CachedModule<Cli> = requireWithCodeCache<Cli>(file, cache);
   const ok = await cli.exports.main();
   if (!ok || cli.cache !== 'none') return;

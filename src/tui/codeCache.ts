@@ -21,6 +21,7 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { cacheHome, lookbackCacheDir } from '../paths.js';
 
 export interface CachedModule<T> {
   exports: T;
@@ -40,6 +41,29 @@ export interface CacheFile {
   stalePrefix?: string;
   /** Directories are made below this one only; when it does not exist nothing is written. */
   within?: string;
+}
+
+/**
+ * Where the cache of one bundle lives: `~/.cache/lookback/code/<name>-<hash>-<node>-<arch>.v8cache`,
+ * older ones of the same name removed on save, nothing written when the user's
+ * cache directory does not exist (a cache is not worth creating it for). Null
+ * with LOOKBACK_CODE_CACHE=0.
+ */
+export function codeCacheFile(
+  name: string,
+  hash: string,
+  env: NodeJS.ProcessEnv = process.env,
+): CacheFile | null {
+  if (env.LOOKBACK_CODE_CACHE === '0') return null;
+  return {
+    path: join(
+      lookbackCacheDir(env),
+      'code',
+      `${name}-${hash}-${process.version}-${process.arch}.v8cache`,
+    ),
+    stalePrefix: `${name}-`,
+    within: cacheHome(env),
+  };
 }
 
 /** `require(file)` the way Node would, with a code cache read from and written to `cache` (null: none). */
@@ -72,9 +96,9 @@ export function requireWithCodeCache<T>(file: string, cache: CacheFile | null): 
       if (saved || state === 'rejected' || !cache) return;
       saved = true;
       try {
+        if (cache.within !== undefined && !existsSync(cache.within)) return;
         const data = script.createCachedData();
         const dir = dirname(cache.path);
-        if (cache.within !== undefined && !existsSync(cache.within)) return;
         mkdirSync(dir, { recursive: true });
         const tmp = `${cache.path}.${process.pid}.tmp`;
         writeFileSync(tmp, data);

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StartOptions } from './options.js';
-import { requireWithCodeCache, type CacheFile } from './codeCache.js';
+import { codeCacheFile, requireWithCodeCache, type CacheFile } from './codeCache.js';
 import { restoreStartFlags } from './memory.js';
-import { cacheHome, lookbackCacheDir } from '../paths.js';
 
 /** The app bundle's content hash, defined by scripts/build.mjs (absent when running from source). */
 declare const __LOOKBACK_APP_HASH__: string | undefined;
@@ -34,8 +32,7 @@ export interface AppBundle {
 
 /**
  * dist/app.cjs beside the entry or one directory up from a chunk, and its code
- * cache: one file per bundle hash, Node version and architecture, in lookback's
- * cache directory (LOOKBACK_CODE_CACHE=0 turns it off). Null from source.
+ * cache (codeCacheFile). Null from source.
  */
 export function findAppBundle(
   env: NodeJS.ProcessEnv = process.env,
@@ -52,19 +49,7 @@ export function findAppBundle(
     } catch {
       return null;
     }
-    if (!existsSync(file)) continue;
-    const off = env.LOOKBACK_CODE_CACHE === '0';
-    const name = `app-${hash}-${process.version}-${process.arch}.v8cache`;
-    return {
-      file,
-      cache: off
-        ? null
-        : {
-            path: join(lookbackCacheDir(env), 'code', name),
-            stalePrefix: 'app-',
-            within: cacheHome(env),
-          },
-    };
+    if (existsSync(file)) return { file, cache: codeCacheFile('app', hash, env) };
   }
   return null;
 }
