@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { patchInkSource } from './inkPatches.mjs';
+import { replaceOnce } from './replaceOnce.mjs';
 
 // The interactive app as one CommonJS file, dist/app.cjs, so that src/tui/start.ts
 // can compile it with a V8 code cache (src/tui/codeCache.ts): Node 20 has none for
@@ -31,12 +32,12 @@ const DEV_AWAITS = [
 export function reconcilerForCommonJs(path, source) {
   let out = patchInkSource(path, source) ?? source;
   for (const { find, replace } of DEV_AWAITS) {
-    const at = out.indexOf(find);
-    if (at === -1 || out.indexOf(find, at + 1) !== -1)
+    const next = replaceOnce(out, find, replace);
+    if (next === null)
       throw new Error(
         "ink's build/reconciler.js is not the one scripts/appBundle.mjs was written for: re-check its DEV awaits",
       );
-    out = out.slice(0, at) + replace + out.slice(at + find.length);
+    out = next;
   }
   return out;
 }

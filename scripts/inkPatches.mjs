@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { replaceOnce } from './replaceOnce.mjs';
 
 // Speed patches for ink 6.8's renderer, applied to the bundle (scripts/build.mjs)
 // and to the tests (vitest.config.ts, checked by tests/ink/shipped.test.ts), so both run the same ink.
@@ -294,13 +295,13 @@ export function patchInkSource(path, source) {
   if (!patch) return null;
   let out = source;
   for (const { find, replace } of patch.hunks) {
-    const at = out.indexOf(find);
-    if (at === -1 || out.indexOf(find, at + 1) !== -1)
+    const next = replaceOnce(out, find, replace);
+    if (next === null)
       throw new Error(
         `ink's build/${file} is not the one scripts/inkPatches.mjs was written for ` +
-          `(a hunk matches ${at === -1 ? 'nowhere' : 'twice'}): re-check the patches against this ink`,
+          `(a hunk matches ${out.includes(find) ? 'twice' : 'nowhere'}): re-check the patches against this ink`,
       );
-    out = out.slice(0, at) + replace + out.slice(at + find.length);
+    out = next;
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { replaceOnce } from './replaceOnce.mjs';
 
 // meow 14 runs normalize-package-data (and its spdx licence tables) when it is
 // imported, though it only uses it to print --version/--help of a manifest we hand
@@ -17,12 +18,12 @@ const REPLACE =
 
 /** meow's `build/dependencies.js` with normalize-package-data loaded lazily. Throws when meow changed. */
 export function patchMeowSource(source) {
-  const at = source.indexOf(FIND);
-  if (at === -1 || source.indexOf(FIND, at + 1) !== -1)
+  const out = replaceOnce(source, FIND, REPLACE);
+  if (out === null)
     throw new Error(
       "meow's build/dependencies.js is not the one scripts/meowPatch.mjs was written for: re-check the patch",
     );
-  return source.slice(0, at) + REPLACE + source.slice(at + FIND.length);
+  return out;
 }
 
 /** The esbuild plugin that applies the patch. */

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { replaceOnce } from './replaceOnce.mjs';
 
 // yoga-layout 3 ships its WebAssembly as a base64 data: URL, and Emscripten's
 // loader reads it with fetch() whenever fetch exists. On Node that first use of
@@ -19,17 +20,16 @@ const REPLACE =
 
 /** yoga's Emscripten loader with the WebAssembly decoded by Buffer. Throws when yoga-layout changed. */
 export function patchYogaSource(source) {
-  const at = source.indexOf(FIND);
+  const out = replaceOnce(source, FIND, REPLACE);
+  // ua(H): H is the data: URL, and its payload starts after this 37-character prefix.
   if (
-    at === -1 ||
-    source.indexOf(FIND, at + 1) !== -1 ||
-    // ua(H): H is the data: URL, and its payload starts after this 37-character prefix.
+    out === null ||
     !source.includes('function ua(a){return a.startsWith("data:application/octet-stream;base64,")}')
   )
     throw new Error(
       "yoga-layout's wasm loader is not the one scripts/yogaPatch.mjs was written for: re-check the patch",
     );
-  return source.slice(0, at) + REPLACE + source.slice(at + FIND.length);
+  return out;
 }
 
 /** The esbuild plugin that applies the patch. */

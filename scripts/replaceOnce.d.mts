@@ -1,0 +1,1 @@
+export declare function replaceOnce(source: string, find: string, replace: string): string | null;
