@@ -6,6 +6,7 @@ import {
   idleCollector,
   LEAN_HEAP_FLAGS,
   leanHeap,
+  restoreStartFlags,
 } from '../../src/tui/memory.js';
 import { spawnSync } from 'node:child_process';
 
@@ -56,6 +57,19 @@ describe('collecting garbage when the user pauses', () => {
 });
 
 describe('a leaner heap once the first frame is out', () => {
+  it("gives back, for the code cache, every flag it sets, at V8's default", () => {
+    const set = vi.fn();
+    restoreStartFlags(false, set);
+    const names = (flags: string[]) => flags.map((f) => f.replace(/=.*/, ''));
+    const restored = names(set.mock.calls.map(([f]) => f as string));
+    expect(restored).toContain('--no-expose-gc');
+    for (const flag of names([...LEAN_HEAP_FLAGS])) expect(restored).toContain(flag);
+    // The defaults, as this Node reports them.
+    const r = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    for (const f of set.mock.calls.map(([x]) => x as string).filter((x) => x.includes('=')))
+      expect(r.stdout).toContain(`default: ${f}`);
+  });
+
   it('sets the flags it names', () => {
     const set = vi.fn();
     leanHeap(set);

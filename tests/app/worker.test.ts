@@ -65,25 +65,17 @@ describe('query worker (the built bundle)', () => {
     for (const t of text(mine!)) expect(t.toLowerCase()).toContain('deploy');
   });
 
-  it('starts its thread a macrotask later: a request made at once waits for it, a close before it starts none', async () => {
+  it('starts its thread a macrotask later: a client closed before then answers nothing', async () => {
+    // A request made at once waiting for the thread is the test above (it asks right away).
     const path = makeStore(20);
     const got: QueryResponse[] = [];
-    const client = new QueryClient(workerBackend(WORKER, { path, profile: 'default' }), (r) =>
-      got.push(r),
-    );
-    client.request(search(1, 'deploy'));
-    const closedEarly: QueryResponse[] = [];
     const early = new QueryClient(workerBackend(WORKER, { path, profile: 'default' }), (r) =>
-      closedEarly.push(r),
+      got.push(r),
     );
     early.request(search(1, 'deploy'));
     early.close();
-    await until(() => got.some((r) => r.kind === 'done'));
-    client.close();
-    expect(got.find((r) => r.kind === 'search')).toEqual(
-      inline(path, search(1, 'deploy')).find((r) => r.kind === 'search'),
-    );
-    expect(closedEarly).toEqual([]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(got).toEqual([]);
   });
 
   it('supersedes stale searches: a waiting one is replaced, a long-running one is killed, a young one finishes', async () => {

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { reconcilerForCommonJs, YOGA_KEY } from '../../scripts/appBundle.mjs';
+import { LAZY_KEY, reconcilerForCommonJs, YOGA_KEY } from '../../scripts/appBundle.mjs';
+import { LAZY_KEY as CLI_LAZY_KEY } from '../../src/cli/lazy.js';
 import { patchInkSource } from '../../scripts/inkPatches.mjs';
 import { YOGA_KEY as START_YOGA_KEY } from '../../src/tui/start.js';
 
@@ -15,8 +16,9 @@ const PATH = resolve('node_modules/ink/build/reconciler.js');
 const source = readFileSync(PATH, 'utf8');
 
 describe('the app bundle (scripts/appBundle.mjs)', () => {
-  it('hands Yoga over on the key start.ts sets', () => {
+  it('hands Yoga and the lazy loaders over on the keys src/tui/start.ts and src/bin.ts set', () => {
     expect(START_YOGA_KEY).toBe(YOGA_KEY);
+    expect(CLI_LAZY_KEY).toBe(LAZY_KEY);
   });
 
   it("leaves ink's reconciler with no top-level await and every other line as the speed patches made it", () => {
