@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { lookbackCacheDir } from '../paths.js';
+import { sleepSync } from '../store/open.js';
 
 /** Bump when the tables change: an index of another layout is rebuilt from scratch. */
 export const INDEX_LAYOUT = 2;
@@ -195,7 +196,7 @@ function whenFree<T>(fn: () => T): T {
     } catch (err) {
       const code = (err as { code?: string }).code ?? '';
       if (!/^SQLITE_(BUSY|LOCKED)/.test(code) || Date.now() > until) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      sleepSync(20);
     }
   }
 }
