@@ -5,11 +5,16 @@
  * objects `lookback recent|search|scroll|read --json` prints, untouched.
  */
 import { AGENTS, isAgent, type Agent } from '../agents/model.js';
-import { parseAnchor } from '../anchors/parse.js';
-import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
+import { answer, type Skipped, type SourceSet } from '../recall/answer.js';
+import type { Call } from '../recall/call.js';
+import { HermesSource } from '../recall/hermes.js';
+import type { ConversationSource } from '../recall/source.js';
+import { parseTarget, TargetError, type Target } from '../recall/target.js';
+import { StoreError } from '../store/errors.js';
+import type { Json } from '../store/recall.js';
 import type { Store } from '../store/store.js';
 import { parseWhen } from '../store/time.js';
-import type { Detail, Filters, Sort } from '../store/types.js';
+import type { Filters } from '../store/types.js';
 import type { AgentIndex } from './agents.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
@@ -24,85 +29,24 @@ export const LIMIT_MAX = 10;
 /** The agent whose store lookback reads directly; any other is looked up in lookback's index. */
 export const NATIVE_AGENT = 'hermes';
 
-export type Call =
-  /** Hermes message ids are integers; other agents' anchors may be strings. */
-  | { shape: 'scroll'; sessionId: string; aroundId: number | string; window?: number }
-  | { shape: 'read'; sessionId: string }
-  | { shape: 'browse'; limit: number; filters?: Filters }
-  | {
-      shape: 'discover';
-      query: string;
-      limit: number;
-      sort?: Sort;
-      roles?: string[];
-      detail?: Detail;
-      filters?: Filters;
-    };
+export type { Call };
 
 export interface Plan {
-  /** Whose history: `hermes` or another agent's name. */
-  agent: typeof NATIVE_AGENT | Agent;
+  /** Whose history: `hermes`, another agent's name, `all`; undefined: every source found. */
+  agent?: typeof NATIVE_AGENT | Agent | 'all';
   /** The profile whose store answers; undefined for the server's own store. */
   profile?: string;
   call: Call;
 }
 
-const WITH_PROFILE = /^@session:[^/\s]+\//;
-
-/** What `session_id` names: a plain id, or a pasted link or scroll call. */
-interface Target {
-  sessionId?: string;
-  profile?: string;
-  aroundId?: number | string;
-  window?: number;
-}
-
-function target(args: SessionSearchArgs): Target {
-  const raw = args.session_id?.trim();
-  const out: Target = {};
-  if (args.profile !== undefined) out.profile = args.profile.trim();
-  if (args.around_message_id !== undefined) out.aroundId = args.around_message_id;
-  if (args.window !== undefined) out.window = args.window;
-  if (!raw) return out;
-  const anchor = parseAnchor(raw);
-  if (anchor?.kind === 'link') {
-    out.sessionId = anchor.sessionId;
-    // `@session:<id>` names no profile: the call's own profile (or the server's) stands.
-    if (WITH_PROFILE.test(raw)) {
-      if (out.profile !== undefined && out.profile !== anchor.profile)
-        throw new ToolError(
-          `session_id is a link to profile "${anchor.profile}" but profile is "${out.profile}"; pass one of them`,
-        );
-      out.profile = anchor.profile;
-    }
-  } else if (anchor?.kind === 'scroll') {
-    out.sessionId = anchor.sessionId;
-    if (out.aroundId !== undefined && String(out.aroundId) !== String(anchor.messageId))
-      throw new ToolError(
-        `session_id is a scroll call around message ${anchor.messageId} but around_message_id is ${out.aroundId}; pass one of them`,
-      );
-    out.aroundId = anchor.messageId;
-    if (out.window === undefined && anchor.window !== undefined) out.window = anchor.window;
-  } else {
-    out.sessionId = anchor?.kind === 'sessionId' ? anchor.sessionId : raw;
-  }
-  return out;
-}
-
-/** Hermes, or one agent lookback indexes; anything else is refused by name. */
+/** Hermes, one agent lookback indexes, or all; anything else is refused by name. */
 function agentOf(value: string | undefined): Plan['agent'] {
-  const name = value?.trim().toLowerCase() || NATIVE_AGENT;
-  if (name === NATIVE_AGENT || isAgent(name)) return name;
+  const name = value?.trim().toLowerCase();
+  if (!name) return undefined;
+  if (name === NATIVE_AGENT || name === 'all' || isAgent(name)) return name;
   throw new ToolError(
-    `agent "${value}" not indexed: lookback answers for ${[NATIVE_AGENT, ...AGENTS].join(', ')} (one per call)`,
+    `agent "${value}" not indexed: lookback answers for ${[NATIVE_AGENT, ...AGENTS].join(', ')} or all`,
   );
-}
-
-/** A Hermes message id: the schema lets other agents' string anchors through. */
-function hermesMessageId(id: number | string): number {
-  if (typeof id === 'number') return id;
-  if (/^\d+$/.test(id.trim())) return Number(id.trim());
-  throw new ToolError(`around_message_id of a Hermes session is a whole number, not "${id}"`);
 }
 
 /** A point in time for after/before, as the CLI's --after/--before read it. */
@@ -146,25 +90,43 @@ function roles(filter: string | undefined): string[] | undefined {
  */
 export function planCall(args: SessionSearchArgs): Plan {
   const agent = agentOf(args.agent);
-  const t = target(args);
-  const where = t.profile ? { profile: t.profile } : {};
-  const plan = (call: Call): Plan => ({ agent, ...where, call });
-  if (t.sessionId !== undefined && t.aroundId !== undefined)
+  let t: Target;
+  try {
+    t = parseTarget(args.session_id ?? '', {
+      profile: args.profile,
+      agent: agent === 'all' ? undefined : agent,
+      around: args.around_message_id,
+      window: args.window,
+    });
+  } catch (err) {
+    if (err instanceof TargetError) throw new ToolError(err.message);
+    throw err;
+  }
+  const named = t.agent ?? agent;
+  if (named !== undefined && named !== NATIVE_AGENT && named !== 'all' && t.profile !== undefined)
+    throw new ToolError(`profile is for Hermes stores; agent "${named}" has none`);
+  const plan = (call: Call): Plan => ({
+    ...(named !== undefined ? { agent: named as Plan['agent'] } : {}),
+    ...(t.profile !== undefined ? { profile: t.profile } : {}),
+    call,
+  });
+  const hasSession = t.sessionId !== '';
+  if (hasSession && t.around !== undefined)
     return plan({
       shape: 'scroll',
-      sessionId: t.sessionId,
-      aroundId: t.aroundId,
+      target: t,
       ...(t.window !== undefined ? { window: t.window } : {}),
     });
-  if (t.aroundId !== undefined)
+  if (t.around !== undefined)
     throw new ToolError('around_message_id needs the session_id it belongs to');
-  if (t.sessionId !== undefined) return plan({ shape: 'read', sessionId: t.sessionId });
+  if (hasSession) return plan({ shape: 'read', target: t });
   const limit = clampLimit(args.limit);
   const f = filters(args);
   const query = args.query?.trim() ?? '';
   if (query === '') {
     if (args.detail !== undefined) throw new ToolError('detail is for a query (discover shape)');
-    return plan({ shape: 'browse', limit, ...(f ? { filters: f } : {}) });
+    // The agent's browse orders by last activity (pinned conversations are not put first).
+    return plan({ shape: 'browse', limit, order: 'activity', ...(f ? { filters: f } : {}) });
   }
   const r = roles(args.role_filter);
   return plan({
@@ -178,29 +140,6 @@ export function planCall(args: SessionSearchArgs): Plan {
   });
 }
 
-/** Answers a planned call from one Hermes store, with the CLI's functions and shapes. */
-export function answerFromStore(store: Store, call: Call): Record<string, Json> {
-  switch (call.shape) {
-    case 'scroll':
-      return scrollJson(store, call.sessionId, hermesMessageId(call.aroundId), call.window);
-    case 'read':
-      return readJson(store, call.sessionId);
-    case 'browse':
-      return recentJson(store, {
-        limit: call.limit,
-        ...(call.filters ? { filters: call.filters } : {}),
-      });
-    case 'discover':
-      return searchJson(store, call.query, {
-        limit: call.limit,
-        ...(call.sort ? { sort: call.sort } : {}),
-        ...(call.roles ? { roles: call.roles } : {}),
-        ...(call.detail ? { detail: call.detail } : {}),
-        ...(call.filters ? { filters: call.filters } : {}),
-      });
-  }
-}
-
 /** Where answers come from: Hermes stores per profile, and lookback's index of the other agents. */
 export interface Sources {
   stores: StoreRegistry;
@@ -210,15 +149,37 @@ export interface Sources {
 /** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
 export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<string, Json> {
   const plan = planCall(args);
-  if (plan.agent !== NATIVE_AGENT) {
-    if (plan.profile !== undefined)
-      throw new ToolError(`profile is for Hermes stores; agent "${plan.agent}" has none`);
-    for (const name of ['detail', 'after', 'before', 'exclude_session_ids'] as const)
-      if (args[name] !== undefined)
-        throw new ToolError(
-          `${name} is for Hermes stores; lookback's index of "${plan.agent}" does not apply it yet`,
-        );
-    return from.agents.answer(plan.agent, plan.call);
+  const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
+  const agents: Agent[] =
+    plan.agent === undefined
+      ? plan.profile !== undefined
+        ? []
+        : from.agents.found()
+      : plan.agent === 'all'
+        ? [...AGENTS]
+        : plan.agent === NATIVE_AGENT
+          ? []
+          : [plan.agent];
+  const sources: ConversationSource[] = [];
+  const skipped: Skipped[] = [];
+  let store: Store | null = null;
+  if (hermes) {
+    try {
+      store = from.stores.get(plan.profile);
+      sources.push(new HermesSource(store));
+    } catch (err) {
+      // Beside other agents' histories, a missing Hermes store is one line of the answer.
+      if (!(err instanceof StoreError) || agents.length === 0 || plan.profile !== undefined)
+        throw err;
+      skipped.push({ source: 'Hermes', profile: 'default', error: err.message });
+    }
   }
-  return from.stores.use(plan.profile, (store) => answerFromStore(store, plan.call));
+  if (agents.length > 0) sources.push(from.agents.source(agents));
+  const set: SourceSet = {
+    sources,
+    skipped,
+    openProfile: (name) => new HermesSource(from.stores.get(name)),
+  };
+  if (!store) return answer(plan.call, set);
+  return from.stores.use(plan.profile, () => answer(plan.call, set));
 }
