@@ -178,6 +178,12 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     const { runMcp } = await lazy.mcp();
     return runMcp(flags);
   }
+  // A reader that stops early (`lookback read X | head -1`, fzf's preview) closes the pipe:
+  // that is the end of the output, not an error (no EPIPE stack trace).
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   if (!(SUBCOMMANDS as readonly string[]).includes(first))
     throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')}, mcp)`);
   const cmd = first as Subcommand;

@@ -80,7 +80,8 @@ export function chooseSources(
   ctx: Context = {},
 ): SourceSet & { notes: string[]; close(): void } {
   const env = ctx.env ?? process.env;
-  const home = ctx.home ?? homedir();
+  // An environment given without a home names its home in HOME (as a child process would see it).
+  const home = ctx.home ?? (ctx.env?.HOME || homedir());
   const agentEnv = ctx.home && !ctx.env ? { ...env, HOME: ctx.home } : env;
   const scope = agentScope(sel.agent);
   const idle = ctx.idleCloseMs !== undefined ? { idleCloseMs: ctx.idleCloseMs } : {};

@@ -1,0 +1,185 @@
+/**
+ * Issue #17: the same question through every door over the same sources (a
+ * Hermes store plus other agents' histories in their real formats) gets the
+ * same conversations, in the same order, with the same counts: the command
+ * line's JSON on stdout, the library, and the MCP server over stdio with the
+ * SDK client. And for each filter and each source: applied, or refused in one
+ * line that names the source, alike at every door.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/lib.js';
+import { buildHome, hashTree } from '../agents/samples.js';
+import { lookback } from '../helpers/cli.js';
+import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
+import { call, startServer, type Server } from '../mcp/client.js';
+
+type Obj = Record<string, unknown>;
+
+let home: string;
+let env: Record<string, string>;
+let server: Server;
+let before: Record<string, string>;
+
+beforeAll(async () => {
+  const dir = tempDir();
+  home = join(dir, 'home');
+  buildHome(home);
+  mkdirSync(join(home, '.hermes'), { recursive: true });
+  copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), join(home, '.hermes', 'state.db'));
+  env = {
+    HOME: home,
+    HERMES_HOME: '',
+    LOOKBACK_INDEX: join(dir, 'index', 'agents.db'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    XDG_DATA_HOME: '',
+    XDG_CONFIG_HOME: '',
+  };
+  before = sources();
+  server = await startServer([], env);
+});
+
+afterAll(async () => {
+  await server?.close();
+  // Every source byte for byte as it was.
+  expect(sources()).toEqual(before);
+});
+
+/** Every file of every source (SQLite's -wal/-shm companions of the Hermes store aside). */
+function sources(): Record<string, string> {
+  const all = hashTree(home);
+  return Object.fromEntries(Object.entries(all).filter(([k]) => !/state\.db-(wal|shm)$/.test(k)));
+}
+
+const cli = (args: string[]) => lookback([...args, '--json'], env);
+
+function library<T>(fn: (lb: ReturnType<typeof openStore>) => T): T {
+  const lb = openStore({}, { env: { ...process.env, ...env } });
+  try {
+    return fn(lb);
+  } finally {
+    lb.close();
+  }
+}
+
+const owners = (p: Obj) =>
+  (p.results as Obj[]).map((r) => `${String(r.agent)}:${String(r.session_id)}`);
+
+describe('one question, four doors', () => {
+  it('search: the same conversations, order and counts from CLI, library and MCP', async () => {
+    const q = 'payment OR wireguard OR limiter OR billing OR deploy';
+    const c = cli(['search', q, '--limit', '8']);
+    expect(c.code, c.stderr).toBe(0);
+    const fromCli = c.json();
+    const fromLib = library((lb) => lb.search(q, { limit: 8 }));
+    const fromMcp = (await call(server, { query: q, limit: 8 })).json;
+    expect(fromLib).toEqual(fromCli);
+    expect(fromMcp).toEqual(fromCli);
+    // Both kinds of source answered, each row naming its agent.
+    const agents = new Set((fromCli.results as Obj[]).map((r) => r.agent));
+    expect(agents.has('hermes')).toBe(true);
+    expect([...agents].some((a) => a !== 'hermes')).toBe(true);
+    expect(fromCli.count).toBe((fromCli.results as Obj[]).length);
+  });
+
+  it('recent: newest activity first across every source, the same at every door', async () => {
+    const c = cli(['recent', '--limit', '10']);
+    expect(c.code, c.stderr).toBe(0);
+    const fromCli = c.json();
+    const fromLib = library((lb) => lb.recent({ limit: 10 }));
+    const fromMcp = (await call(server, { limit: 10 })).json;
+    expect(owners(fromLib)).toEqual(owners(fromCli));
+    expect(owners(fromMcp)).toEqual(owners(fromCli));
+    expect(fromMcp).toEqual(fromCli);
+    const times = (fromCli.results as Obj[]).map((r) => Number(r.last_active));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(new Set((fromCli.results as Obj[]).map((r) => r.agent)).size).toBeGreaterThan(1);
+  });
+
+  it('scroll and read take every anchor form at every door', async () => {
+    const hit = (
+      cli(['search', 'payment gateway', '--agent', 'claude', '--limit', '1']).json()
+        .results as Obj[]
+    )[0]!;
+    const sid = String(hit.session_id);
+    const mid = String(hit.match_message_id);
+    const want = cli(['scroll', '--agent', 'claude', sid, mid]).json();
+    // The scroll command the readable search prints, pasted whole; a prefix of the id.
+    expect(cli(['scroll', `lookback scroll --agent claude ${sid} ${mid}`]).json()).toEqual(want);
+    expect(cli(['scroll', sid.slice(0, 8), mid]).json()).toEqual(want);
+    expect(library((lb) => lb.scroll(sid, mid))).toEqual(want);
+    expect((await call(server, { session_id: sid, around_message_id: mid })).json).toEqual(want);
+    const read = cli(['read', sid.slice(0, 8)]);
+    expect(read.code, read.stdout).toBe(0);
+    expect(read.json().session_id).toBe(sid);
+  });
+});
+
+describe('each filter, each source: applied or refused in one line', () => {
+  // The agents' index and the v30 store apply every filter; a v6 store cannot say where a
+  // session ran, so a folder filter is refused for it, naming it.
+  const cases: [string, string[], Obj][] = [
+    ['after', ['--after', '2020-01-01'], { after: '2020-01-01' }],
+    ['before', ['--before', '2000-01-01'], { before: '2000-01-01' }],
+    ['model', ['--model', 'no-such-model'], {}],
+    ['cwd', ['--cwd', '/nonexistent'], {}],
+    ['source', ['--source', 'nowhere'], {}],
+  ];
+
+  for (const [name, flags, tool] of cases)
+    it(`${name}: every source applies it, the same in the CLI and MCP`, async () => {
+      const c = cli(['recent', '--limit', '50', ...flags]);
+      expect(c.code, c.stderr).toBe(0);
+      const json = c.json();
+      expect(json.refused).toBeUndefined();
+      const rows = json.results as Obj[];
+      if (name === 'after') expect(rows.length).toBeGreaterThan(0);
+      else expect(rows).toEqual([]);
+      if (Object.keys(tool).length > 0) {
+        const m = await call(server, { ...tool, limit: 10 });
+        expect(owners(m.json)).toEqual(owners(cli(['recent', '--limit', '10', ...flags]).json()));
+      }
+    });
+
+  it('cwd on a store without a folder column is refused for that store by name', () => {
+    const dir = tempDir();
+    const db = join(dir, 'old.db');
+    copyFileSync(join(FIXTURE_DIR, 'hermes-v6.db'), db);
+    const alone = lookback(['recent', '--db', db, '--cwd', '/x', '--json'], env);
+    expect(alone.code).toBe(1);
+    expect(alone.json().error).toMatch(/^cwd: Hermes profile \S+ records no working folder/);
+    // Beside the agents' index, the old store is left out in one line; the agents answer.
+    const hermesHome = join(dir, 'hh');
+    mkdirSync(hermesHome);
+    copyFileSync(db, join(hermesHome, 'state.db'));
+    const mixed = lookback(['recent', '--cwd', '/home/ana', '--json'], {
+      ...env,
+      HERMES_HOME: hermesHome,
+    });
+    expect(mixed.code, mixed.stderr).toBe(0);
+    const refused = mixed.json().refused as string[];
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/^cwd: Hermes profile .* records no working folder/);
+    for (const r of mixed.json().results as Obj[]) expect(r.agent).not.toBe('hermes');
+    const text = lookback(['recent', '--cwd', '/home/ana'], { ...env, HERMES_HOME: hermesHome });
+    expect(text.stderr).toMatch(/lookback: cwd: Hermes profile .* records no working folder/);
+  });
+});
+
+describe('a closed pipe', () => {
+  it('lookback read X | head -1 exits quietly', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const hit = (cli(['recent', '--agent', 'hermes', '--limit', '1']).json().results as Obj[])[0]!;
+    const bin = join(import.meta.dirname, '../../dist/lookback.js');
+    const r = spawnSync(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${bin}" read ${String(hit.session_id)} | head -c 1 >/dev/null`,
+      ],
+      { env: { ...process.env, ...env }, encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+  });
+});
