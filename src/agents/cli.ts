@@ -232,8 +232,8 @@ async function answer(
       const [sid = '', anchor = ''] = rest;
       try {
         return cmd === 'scroll'
-          ? scrollAgentsJson(db, sel.agents, sid, anchor, flags.window)
-          : readAgentsJson(db, sel.agents, sid);
+          ? scrollAgentsJson(db, sel.agents, sid, anchor, flags.window, flags.all)
+          : readAgentsJson(db, sel.agents, sid, flags.all);
       } catch (err) {
         if (sel.hermes && err instanceof StoreError) return tagHermes(await hermes());
         throw err;
@@ -260,7 +260,7 @@ function emit(cmd: string, p: Payload, json: boolean): void {
   for (const r of results) {
     const agent = String(r.agent ?? 'hermes');
     process.stdout.write(
-      `${sanitizeLine(String(r.title ?? '') || '(untitled)')} · ${agent} · ${sanitizeLine(String(r.when ?? ''))}\n` +
+      `${sanitizeLine(String(r.title ?? '') || '(untitled)')} · ${agent} · ${sanitizeLine(String(r.when ?? ''))}${r.taken_back ? ' · taken back' : ''}\n` +
         `  ${sanitizeLine(String(r.snippet ?? ''))}\n` +
         `  lookback scroll --agent ${agent} ${JSON.stringify(sanitizeLine(String(r.session_id)))} ${sanitizeLine(String(r.match_message_id))}\n\n`,
     );

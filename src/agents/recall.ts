@@ -11,7 +11,7 @@ import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
 import type { AppConv, AppMsg } from './appReads.js';
 import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
-import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
+import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -53,6 +53,8 @@ function shape(m: MsgRow, anchor?: string): Record<string, Json> {
   if (m.tool_calls) out.tool_calls = JSON.parse(m.tool_calls) as Json;
   if (m.call_id && m.role === 'tool') out.tool_call_id = m.call_id;
   if (m.reasoning) out.reasoning = m.reasoning;
+  // Shown only with --all: the person took it back (a rewind, a revert, an abandoned branch).
+  if ((m.flags ?? 0) & TAKEN_BACK) out.taken_back = true;
   if (anchor !== undefined && m.anchor === anchor) out.anchor = true;
   return out;
 }
@@ -128,7 +130,7 @@ function hits(
   const where =
     [
       `m.role IN (SELECT value FROM json_each(?))`,
-      // A copy is never a hit; an abandoned branch is one only with --all, like quiet rows.
+      // A copy is never a hit; what was taken back is one only with --all, like quiet rows.
       opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
       opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
     ].join(' AND ') + ` ${agentClause(agents)}`;
@@ -214,7 +216,7 @@ export function searchAgentsJson(
     if (!match) return empty(`${NO_MATCH} (the query could not be parsed)`);
     found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
   }
-  if (found.length === 0) return empty(NO_MATCH);
+  if (found.length === 0) return empty(NO_MATCH + missHint(db, route, match, agents, opts));
   const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
   const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
   const snippets = indexSnippets(
@@ -245,6 +247,7 @@ export function searchAgentsJson(
     };
     if (c.parent_native_id) entry.parent_session_id = c.parent_native_id;
     if (c.gone) entry.gone = true;
+    if ((m.flags ?? 0) & TAKEN_BACK) entry.taken_back = true;
     return entry;
   });
   return {
@@ -255,6 +258,33 @@ export function searchAgentsJson(
     count: results.length,
     sessions_searched: results.length,
   };
+}
+
+/**
+ * Why a search found nothing when it would have found something wider: tool
+ * output is out of a default search (as in the agents' own search), and what was
+ * taken back is out without --all. One cheap probe each, only on a miss.
+ */
+function missHint(
+  db: Database.Database,
+  route: Exclude<Route, { kind: 'empty' }>,
+  match: string,
+  agents: readonly Agent[],
+  opts: AgentSearchOptions,
+): string {
+  const roles = opts.roles ?? ['user', 'assistant'];
+  const probe = (o: AgentSearchOptions) => {
+    try {
+      return hits(db, route, match, agents, { ...o, limit: 1 }, 1).length > 0;
+    } catch {
+      return false;
+    }
+  };
+  if (!roles.includes('tool') && probe({ ...opts, roles: ['tool'] }))
+    return ` Tool output matches: add --roles ${[...roles, 'tool'].join(',')} (t in the app).`;
+  if (!opts.all && probe({ ...opts, all: true }))
+    return ' Messages that were taken back (rewound, reverted) match: add --all (H in the app).';
+  return '';
 }
 
 /** The snippet comes from the hit's own row, never from another message. */
@@ -299,9 +329,12 @@ function indexSnippets(
   return new Map(rows.map((r) => [r.id, r.s ?? '']));
 }
 
-/** Rows of a transcript: never a copy or an abandoned branch (the hit itself is always shown). */
-function visible(all: boolean): string {
-  return `flags & ${OUT_OF_TRANSCRIPT} = 0${all ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
+/**
+ * Rows of a transcript (the hit itself is always shown): never a copy; what was
+ * taken back only with `takenBack` (--all); quiet rows only with `quiet`.
+ */
+function visible(quiet: boolean, takenBack = quiet): string {
+  return `flags & ${takenBack ? FLAG.copied : OUT_OF_TRANSCRIPT} = 0${quiet ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
 }
 
 interface Slice {
@@ -310,16 +343,22 @@ interface Slice {
   messages_after: number;
 }
 
-function slice(db: Database.Database, anchor: MsgRow, window: number, all: boolean): Slice {
+function slice(
+  db: Database.Database,
+  anchor: MsgRow,
+  window: number,
+  quiet: boolean,
+  takenBack = quiet,
+): Slice {
   const before = (
     stmt(
       db,
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(all)} ORDER BY ordinal DESC LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(quiet, takenBack)} ORDER BY ordinal DESC LIMIT ?`,
     ).all(anchor.conv_id, anchor.ordinal, window) as MsgRow[]
   ).reverse();
   const after = stmt(
     db,
-    `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(all)} ORDER BY ordinal LIMIT ?`,
+    `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(quiet, takenBack)} ORDER BY ordinal LIMIT ?`,
   ).all(anchor.conv_id, anchor.ordinal, window) as MsgRow[];
   return {
     messages: [...before, anchor, ...after],
@@ -370,6 +409,7 @@ export function scrollAgentsJson(
   sessionId: string,
   anchorId: string,
   window?: number,
+  all = false,
 ): Record<string, Json> {
   const c = findConversation(db, agents, sessionId);
   if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
@@ -383,7 +423,8 @@ export function scrollAgentsJson(
       'no-message',
     );
   const w = clampWindow(window);
-  const s = slice(db, anchor, w, true);
+  // Quiet rows are part of a scroll, as they were; what was taken back only with --all.
+  const s = slice(db, anchor, w, true, all);
   return {
     success: true,
     mode: 'scroll',
@@ -401,19 +442,20 @@ export function readAgentsJson(
   db: Database.Database,
   agents: readonly Agent[],
   sessionId: string,
+  all = false,
 ): Record<string, Json> {
   const c = findConversation(db, agents, sessionId);
   if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
+  const hide = all ? FLAG.copied : OUT_OF_TRANSCRIPT;
   const total = (
-    stmt(
-      db,
-      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${OUT_OF_TRANSCRIPT} = 0`,
-    ).get(c.id) as { n: number }
+    stmt(db, `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${hide} = 0`).get(
+      c.id,
+    ) as { n: number }
   ).n;
   const edge = (dir: string, n: number) =>
     stmt(
       db,
-      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${OUT_OF_TRANSCRIPT} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${hide} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
     ).all(c.id, n) as MsgRow[];
   const truncated = total > READ_SMALL;
   const messages = truncated

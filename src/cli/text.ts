@@ -37,7 +37,9 @@ function messageLine(m: Obj, maxChars = 400): string {
   if (shown.length > maxChars) shown = shown.slice(0, maxChars) + '…';
   else if (lines.length > 6) shown += `\n      … (${lines.length - 6} more lines)`;
   if (m.content_truncated) shown += ` [cut from ${one(m.original_content_chars)} characters]`;
-  const role = m.reasoning_only ? `${one(m.role)} (reasoning)` : one(m.role);
+  const role =
+    (m.reasoning_only ? `${one(m.role)} (reasoning)` : one(m.role)) +
+    (m.taken_back ? ' (taken back)' : '');
   return `${mark}#${one(m.id)} ${role}: ${shown}`;
 }
 
