@@ -105,13 +105,7 @@ async function run(
   try {
     if (opened?.rebuilt && opened.rebuilt !== 'missing')
       process.stderr.write(`lookback: index ${opened.rebuilt}; rebuilt from the agents' files\n`);
-    if (cmd === 'sources') {
-      const payload = sourcesJson(db!, sourceRoots(process.env, overrides), file);
-      if (flags.json) process.stdout.write(inertJson(payload) + '\n');
-      else process.stdout.write(sourcesText(payload, sanitizeLine) + '\n');
-      return 0;
-    }
-    // Every answer starts with an incremental pass (only what changed is read),
+    // Every answer (and `sources`) starts with an incremental pass (only what changed is read),
     // unless a pass over the same files ended moments ago (the open app runs one
     // every second or so); `lookback index` always runs it.
     const fresh =
@@ -143,6 +137,14 @@ async function run(
           );
         return 0;
       }
+    }
+    if (cmd === 'sources') {
+      // After the pass above: the counts are of what is on disk now, never the
+      // "0 conversations" of an index no pass has filled yet.
+      const payload = sourcesJson(db!, sourceRoots(process.env, overrides), file);
+      if (flags.json) process.stdout.write(inertJson(payload) + '\n');
+      else process.stdout.write(sourcesText(payload, sanitizeLine) + '\n');
+      return 0;
     }
     const payload = await answer(cmd, rest, flags, sel, db, hermes);
     emit(cmd, payload, flags.json);

@@ -45,7 +45,8 @@ export const PARSER_VERSION: Record<Agent, number> = {
   codex: 2,
   // 2: `$patch` records applied.
   gemini: 2,
-  opencode: 1,
+  // 2: opencode 2.x `session_v2`/`session_message` read (§8.2).
+  opencode: 2,
   praisonai: 1,
 };
 
