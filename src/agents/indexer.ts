@@ -44,7 +44,8 @@ export const PARSER_VERSION: Record<Agent, number> = {
   // 2: a paginated thread's segments read as one conversation (§8.1).
   codex: 2,
   // 2: `$patch` records applied.
-  gemini: 2,
+  // 3: the injected `<session_context>` of 0.58 is context, not a prompt (§8.3).
+  gemini: 3,
   // 2: opencode 2.x `session_v2`/`session_message` read (§8.2).
   opencode: 2,
   praisonai: 1,

@@ -151,7 +151,7 @@ export function obj(v: unknown): Record<string, unknown> | null {
 export function looksInjected(text: string): boolean {
   const t = text.trimStart();
   return (
-    /^<(environment_context|user_instructions|INSTRUCTIONS|skill|command-name|command-message|command-args|local-command-stdout|local-command-caveat|system-reminder|turn_aborted|subagent_notification)\b/.test(
+    /^<(environment_context|user_instructions|INSTRUCTIONS|skill|command-name|command-message|command-args|local-command-stdout|local-command-caveat|system-reminder|turn_aborted|subagent_notification|session_context)\b/.test(
       t,
     ) ||
     /^# AGENTS\.md instructions/.test(t) ||

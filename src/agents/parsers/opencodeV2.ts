@@ -64,6 +64,7 @@ interface V2Row {
 
 /** Reads the 2.x sessions named, in `seq` order; one bad row never drops a session. */
 export function readV2Sessions(db: Database.Database, ids: readonly string[]): OpencodeSession[] {
+  if (ids.length === 0) return []; // and a 1.x store has no tables to prepare against
   const session = db.prepare(`SELECT * FROM session_v2 WHERE id = ?`);
   const rows = db.prepare(
     `SELECT id, type, seq, time_created, time_updated, data FROM session_message WHERE session_id = ? ORDER BY seq, id`,
