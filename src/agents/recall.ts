@@ -126,10 +126,14 @@ function hits(
   opts: AgentSearchOptions,
   n: number,
 ): Hit[] {
-  const roles = JSON.stringify(opts.roles ?? ['user', 'assistant']);
+  // A literal list (only the four roles the index holds reach the SQL): a json_each
+  // per candidate row cost more than the test itself.
+  const roleList = (opts.roles ?? ['user', 'assistant']).filter((r) =>
+    ['user', 'assistant', 'tool', 'system'].includes(r),
+  );
   const where =
     [
-      `m.role IN (SELECT value FROM json_each(?))`,
+      `m.role IN (${roleList.map((r) => `'${r}'`).join(', ') || "''"})`,
       // A copy is never a hit; what was taken back is one only with --all, like quiet rows.
       opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
       opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
@@ -153,7 +157,7 @@ function hits(
       const seen = new Map<number, Hit>();
       let cursor = Number.MAX_SAFE_INTEGER;
       for (let size = 64; seen.size < opts.limit; size = Math.min(size * 4, 4096)) {
-        const rows = page.all(cursor, ...params, roles, size) as Hit[];
+        const rows = page.all(cursor, ...params, size) as Hit[];
         for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r);
         if (rows.length < size) break;
         cursor = rows[rows.length - 1]!.id;
@@ -163,19 +167,19 @@ function hits(
     return stmt(
       db,
       `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,
-    ).all(...params, roles, n) as Hit[];
+    ).all(...params, n) as Hit[];
   }
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
   if (order === null)
     // Relevance: score the newest matches first (appReads.ts rankedPool), best per conversation.
-    return [...rankedPool((sql) => stmt(db, sql), table, match, where, [roles], opts.limit)].map(
+    return [...rankedPool((sql) => stmt(db, sql), table, match, where, [], opts.limit)].map(
       ([conv_id, id]) => ({ id, conv_id }),
     );
   return stmt(
     db,
     `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
        WHERE ${table} MATCH ? AND ${where} ORDER BY ${order} LIMIT ?`,
-  ).all(match, roles, n) as Hit[];
+  ).all(match, n) as Hit[];
 }
 
 /** Best hit per conversation, widening the fetch until `limit` conversations or no more hits. */
@@ -367,24 +371,39 @@ function slice(
   };
 }
 
+/**
+ * The context of a hit: five shown rows either side and the bookends, in one
+ * statement (four took ~40 statement runs for ten hits, 1.4 ms of a search).
+ * The bookends are the conversation's first and last three user/assistant rows,
+ * kept where they fall outside the window: the same rows as asking for those
+ * before the window's first and after its last, since both are ordered runs.
+ */
 function anchoredView(db: Database.Database, anchor: MsgRow, all: boolean) {
-  const s = slice(db, anchor, 5, all);
-  const first = s.messages[0]!;
-  const last = s.messages[s.messages.length - 1]!;
-  const edge = (cmp: string, ord: number, dir: string) =>
-    stmt(
-      db,
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal ${cmp} ? AND role IN ('user', 'assistant') AND text <> ''
-         AND ${visible(false)} ORDER BY ordinal ${dir} LIMIT ${BOOKEND_SIZE}`,
-    ).all(anchor.conv_id, ord) as MsgRow[];
+  const vis = visible(all);
+  const edge = `role IN ('user', 'assistant') AND text <> '' AND ${visible(false)}`;
+  const rows = stmt(
+    db,
+    `SELECT 0 AS part, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal < @ord AND ${vis} ORDER BY ordinal DESC LIMIT 5)
+     UNION ALL SELECT 1, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal > @ord AND ${vis} ORDER BY ordinal LIMIT 5)
+     UNION ALL SELECT 2, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal LIMIT ${BOOKEND_SIZE})
+     UNION ALL SELECT 3, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal DESC LIMIT ${BOOKEND_SIZE})`,
+  ).all({ conv: anchor.conv_id, ord: anchor.ordinal }) as (MsgRow & { part: number })[];
+  const part = (n: number) => rows.filter((r) => r.part === n);
+  const before = part(0).reverse();
+  const after = part(1);
+  const window = [...before, anchor, ...after];
+  const first = window[0]!.ordinal;
+  const last = window[window.length - 1]!.ordinal;
   return {
-    messages: s.messages.filter(
+    messages: window.filter(
       (m) => m.id === anchor.id || m.role === 'user' || m.role === 'assistant',
     ),
-    bookend_start: edge('<', first.ordinal, 'ASC'),
-    bookend_end: edge('>', last.ordinal, 'DESC').reverse(),
-    messages_before: s.messages_before,
-    messages_after: s.messages_after,
+    bookend_start: part(2).filter((m) => m.ordinal < first),
+    bookend_end: part(3)
+      .filter((m) => m.ordinal > last)
+      .reverse(),
+    messages_before: before.length,
+    messages_after: after.length,
   };
 }
 
