@@ -12,7 +12,7 @@ import { INDEX_LAYOUT } from './indexDb.js';
 import { OUT_OF_TRANSCRIPT, type Agent } from './model.js';
 import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
 
-/** Quiet rows (injected context, bookkeeping), copies and abandoned branches stay out of the app as out of default answers. */
+/** Quiet rows (injected context, bookkeeping), copies and what was taken back (rewound turns, abandoned branches) stay out of the app as out of default answers. */
 const VISIBLE = `flags & ${OUT_OF_TRANSCRIPT} = 0 AND kind NOT IN ('injected', 'meta')`;
 
 export interface AppConv {
@@ -45,6 +45,8 @@ export interface AppMsg {
   call_id: string | null;
   tool_calls: string | null;
   created_at: number | null;
+  /** FLAG bits (model.ts): what was taken back is marked when shown. */
+  flags?: number;
 }
 
 export interface AppHit {

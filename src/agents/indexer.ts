@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename } from 'node:path';
 import {
   listFiles,
   sourceRoots,
@@ -26,7 +27,7 @@ import {
   type Msg,
 } from './model.js';
 import { claudeParser } from './parsers/claude.js';
-import { codexParser } from './parsers/codex.js';
+import { codexFileId, codexParser, codexRolloutId } from './parsers/codex.js';
 import { geminiLegacy, geminiLegacyShadowed, geminiParser } from './parsers/gemini.js';
 import { readOpencode, type OpencodeSession } from './parsers/opencode.js';
 import { readOpencodeStorage, storageSignatures } from './parsers/opencodeLegacy.js';
@@ -40,10 +41,13 @@ import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 export const PARSER_VERSION: Record<Agent, number> = {
   // 2: live branch and inactive branches; copies in resumed files.
   claude: 2,
-  codex: 1,
+  // 2: a paginated thread's segments read as one conversation (§8.1).
+  codex: 2,
   // 2: `$patch` records applied.
-  gemini: 2,
-  opencode: 1,
+  // 3: the injected `<session_context>` of 0.58 is context, not a prompt (§8.3).
+  gemini: 3,
+  // 2: opencode 2.x `session_v2`/`session_message` read (§8.2).
+  opencode: 2,
   praisonai: 1,
 };
 
@@ -103,7 +107,10 @@ interface Parsed {
   offset: number;
   nextLine: number;
   problems: Record<string, number>;
-  carry: Record<string, unknown>;
+  /** Null for a file that is never resumed alone (an earlier segment of a Codex thread). */
+  carry: Record<string, unknown> | null;
+  /** The other files read into the same conversation (a Codex thread's earlier segments). */
+  also?: Parsed[];
 }
 
 function lineParser(agent: Agent, ctx: ParseContext): LineParser {
@@ -121,8 +128,19 @@ function mergeProblems(
   return out;
 }
 
-/** Parses one file (or the part of it that is new); never throws for a bad file. */
-function parseFile(file: SourceFile, st: Stats, row: FileRow | undefined): Parsed {
+/**
+ * Parses one file (or the part of it that is new); never throws for a bad file.
+ * `chain` is every file of a Codex thread in order, `file` its newest (§8.1): a
+ * parse from the start reads them all into one conversation, one copy of each
+ * record; only the newest grows, so only it is ever resumed.
+ */
+function parseFile(
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+  chain?: readonly SourceFile[],
+  forceFull = false,
+): Parsed {
   const problems = new Problems();
   const base = { file, st, results: [] as ParseResult[], carry: {} as Record<string, unknown> };
   const same =
@@ -135,11 +153,45 @@ function parseFile(file: SourceFile, st: Stats, row: FileRow | undefined): Parse
     return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
   }
   if (file.format === 'jsonl') {
-    const resume = same && row.conv_id !== null && st.size >= row.size && row.carry !== null;
+    const resume =
+      !forceFull &&
+      same &&
+      row.conv_id !== null &&
+      st.size >= row.size &&
+      row.carry !== null &&
+      row.carry !== 'null';
     const run = (fromStart: boolean): Parsed => {
       const p = new Problems();
       const carry = fromStart ? null : (JSON.parse(row!.carry!) as Record<string, unknown>);
       const parser = lineParser(file.agent, { path: file.path, carry, problems: p });
+      const also: Parsed[] = [];
+      // Earlier segments first, each read whole, through the same parser.
+      for (const f of fromStart && chain ? chain.filter((c) => c !== file) : []) {
+        const fp = new Problems();
+        const fst = statSync(f.path);
+        parser.beginFile?.(f.path);
+        const r = readLines(
+          f.path,
+          0,
+          fst.size,
+          (line, no) => {
+            const rec = parseRecord(line, fp);
+            if (rec) parser.record(rec, no);
+          },
+          fp,
+        );
+        also.push({
+          file: f,
+          st: fst,
+          full: true,
+          results: [],
+          offset: r.end,
+          nextLine: r.lines,
+          problems: fp.toJSON(),
+          carry: null,
+        });
+      }
+      if (also.length > 0) parser.beginFile?.(file.path);
       const offset = fromStart ? 0 : row!.byte_offset;
       const read = readLines(
         file.path,
@@ -163,6 +215,7 @@ function parseFile(file: SourceFile, st: Stats, row: FileRow | undefined): Parse
           ? p.toJSON()
           : mergeProblems(JSON.parse(row!.problems ?? '{}'), p.toJSON()),
         carry: result.carry,
+        ...(also.length > 0 ? { also } : {}),
       };
     };
     try {
@@ -390,7 +443,7 @@ class Writer {
       byte_offset: p.offset,
       next_line: p.nextLine,
       next_ordinal: nextOrdinal,
-      carry: JSON.stringify(p.carry),
+      carry: p.carry === null ? null : JSON.stringify(p.carry),
       parser_version: PARSER_VERSION[p.file.agent],
       problems: Object.keys(p.problems).length > 0 ? JSON.stringify(p.problems) : null,
       indexed_at: Date.now(),
@@ -482,7 +535,16 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     const agentRoots = roots.filter((r) => r.agent === agent);
     const files = agentRoots.flatMap((r) => listFiles(r));
     const seen = new Set(files.map((f) => f.path));
-    const work: { file: SourceFile; st: Stats; row: FileRow | undefined }[] = [];
+    const work: {
+      file: SourceFile;
+      st: Stats;
+      row: FileRow | undefined;
+      chain?: SourceFile[];
+      forceFull?: boolean;
+    }[] = [];
+    const chains = agent === 'codex' ? codexChains(files) : new Map<string, SourceFile[]>();
+    // Threads with a changed segment: read again as one, from their newest file.
+    const changedChains = new Map<string, boolean>();
     let bytesTotal = 0;
     let statted = 0;
     const known = new Map(
@@ -522,12 +584,32 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
         report.unchanged++;
         continue;
       }
+      const thread = chains.size > 0 ? codexFileId(file.path) : null;
+      const chain = thread !== null ? chains.get(thread) : undefined;
+      if (thread !== null && chain) {
+        const last = chain[chain.length - 1]!;
+        changedChains.set(thread, (changedChains.get(thread) ?? false) || file !== last);
+        continue;
+      }
       const row = getFile.get(file.path) as FileRow | undefined;
       work.push({ file, st, row });
       bytesTotal +=
         file.format === 'jsonl' && row && row.ino === st.ino && st.size >= row.size
           ? st.size - row.byte_offset
           : st.size;
+    }
+    for (const [thread, forceFull] of changedChains) {
+      const chain = chains.get(thread)!;
+      const last = chain[chain.length - 1]!;
+      let st: Stats;
+      try {
+        st = statSync(last.path);
+      } catch {
+        continue;
+      }
+      const row = getFile.get(last.path) as FileRow | undefined;
+      work.push({ file: last, st, row, chain, forceFull });
+      bytesTotal += st.size;
     }
     let filesDone = 0;
     let bytesDone = 0;
@@ -549,7 +631,7 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
       batch = [];
       batchMessages = 0;
     };
-    for (const { file, st, row } of work) {
+    for (const { file, st, row, chain, forceFull } of work) {
       if (file.format === 'storage') {
         flush();
         report.messages += indexOpencodeStorage(db, writer, file, st, row);
@@ -560,7 +642,7 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
             ? indexOpencode(db, writer, file, st, row)
             : indexPraisonaiDb(db, writer, file, st, row);
       } else {
-        const p = parseFile(file, st, row);
+        const p = parseFile(file, st, row, chain, forceFull);
         batch.push(p);
         const n = p.results.reduce((a, r) => a + r.messages.length, 0);
         batchMessages += n;
@@ -601,6 +683,39 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   return report;
 }
 
+/**
+ * The files of each Codex thread that spans several (AGENTS.md §8.1), oldest
+ * first: `rollout-<time>-<thread>[_<rollout>].jsonl` sorts by time, and the
+ * first segment (no `_<rollout>`) before a later one of the same second. A
+ * copy of the same rollout elsewhere (archived) counts once.
+ */
+function codexChains(files: readonly SourceFile[]): Map<string, SourceFile[]> {
+  const byThread = new Map<string, SourceFile[]>();
+  for (const f of files) {
+    if (f.format !== 'jsonl') continue;
+    const thread = codexFileId(f.path);
+    if (thread === null) continue;
+    const list = byThread.get(thread);
+    if (list) list.push(f);
+    else byThread.set(thread, [f]);
+  }
+  const out = new Map<string, SourceFile[]>();
+  for (const [thread, list] of byThread) {
+    if (list.length < 2) continue;
+    const rollouts = new Set<string>();
+    const chain = list
+      .filter((f) => {
+        const r = codexRolloutId(f.path) ?? f.path;
+        if (rollouts.has(r)) return false;
+        rollouts.add(r);
+        return true;
+      })
+      .sort((a, b) => (basename(a.path) < basename(b.path) ? -1 : 1));
+    if (chain.length > 1) out.set(thread, chain);
+  }
+  return out;
+}
+
 /** Writes one parsed file; returns the conversation it wrote, if any. */
 function write(writer: Writer, p: Parsed): number | null {
   const result = p.results[0];
@@ -619,6 +734,7 @@ function write(writer: Writer, p: Parsed): number | null {
   const next = p.full ? 0 : writer.nextOrdinal(convId);
   const after = writer.messages(convId, result.messages, p.full, next);
   writer.file(p, convId, after);
+  for (const a of p.also ?? []) writer.file(a, convId, after);
   return convId;
 }
 

@@ -28,11 +28,19 @@ export const FLAG = {
 } as const;
 
 /**
- * Rows kept out of a transcript (`read`, the context around a hit, the app's
- * pane): a copy of another conversation's lines, and an abandoned branch. An
- * abandoned branch stays a search hit (rule 8); a copy never is.
+ * What the person took back: a rewound turn (a Gemini `$rewindTo` or `$patch`
+ * removal, a Codex rollback or revert, an opencode revert) and an abandoned Claude
+ * branch. Indexed, out of every default answer, shown with `--all` / `H` and then
+ * marked as taken back (AGENTS.md rule 8).
  */
-export const OUT_OF_TRANSCRIPT = FLAG.copied | FLAG.inactiveBranch;
+export const TAKEN_BACK = FLAG.rewound | FLAG.inactiveBranch;
+
+/**
+ * Rows kept out of default answers (search, a transcript, the context around a
+ * hit, counts, previews, the app's pane): a copy of another conversation's lines
+ * (never shown: its original is) and what was taken back (shown with `--all`).
+ */
+export const OUT_OF_TRANSCRIPT = FLAG.copied | TAKEN_BACK;
 
 /** A tool call in the Hermes message shape, so JSON answers look alike. */
 export interface ToolCall {
@@ -143,7 +151,7 @@ export function obj(v: unknown): Record<string, unknown> | null {
 export function looksInjected(text: string): boolean {
   const t = text.trimStart();
   return (
-    /^<(environment_context|user_instructions|INSTRUCTIONS|skill|command-name|command-message|command-args|local-command-stdout|local-command-caveat|system-reminder|turn_aborted|subagent_notification)\b/.test(
+    /^<(environment_context|user_instructions|INSTRUCTIONS|skill|command-name|command-message|command-args|local-command-stdout|local-command-caveat|system-reminder|turn_aborted|subagent_notification|session_context)\b/.test(
       t,
     ) ||
     /^# AGENTS\.md instructions/.test(t) ||

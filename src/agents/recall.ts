@@ -19,7 +19,7 @@ import {
   recentSql,
 } from './queries.js';
 import type { Filters } from '../store/types.js';
-import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
+import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -61,6 +61,8 @@ function shape(m: MsgRow, anchor?: string): Record<string, Json> {
   if (m.tool_calls) out.tool_calls = JSON.parse(m.tool_calls) as Json;
   if (m.call_id && m.role === 'tool') out.tool_call_id = m.call_id;
   if (m.reasoning) out.reasoning = m.reasoning;
+  // Shown only with --all: the person took it back (a rewind, a revert, an abandoned branch).
+  if ((m.flags ?? 0) & TAKEN_BACK) out.taken_back = true;
   if (anchor !== undefined && m.anchor === anchor) out.anchor = true;
   return out;
 }
@@ -138,13 +140,17 @@ function hits(
   opts: AgentSearchOptions,
   n: number,
 ): Hit[] {
-  const roles = JSON.stringify(opts.roles ?? ['user', 'assistant']);
+  // A literal list (only the four roles the index holds reach the SQL): a json_each
+  // per candidate row cost more than the test itself.
+  const roleList = (opts.roles ?? ['user', 'assistant']).filter((r) =>
+    ['user', 'assistant', 'tool', 'system'].includes(r),
+  );
   const f = conversationFilterSql(opts.filters);
   const fp = f?.params ?? [];
   const where =
     [
-      `m.role IN (SELECT value FROM json_each(?))`,
-      // A copy is never a hit; an abandoned branch is one only with --all, like quiet rows.
+      `m.role IN (${roleList.map((r) => `'${r}'`).join(', ') || "''"})`,
+      // A copy is never a hit; what was taken back is one only with --all, like quiet rows.
       opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
       opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
     ].join(' AND ') +
@@ -169,7 +175,7 @@ function hits(
       const seen = new Map<number, Hit>();
       let cursor = Number.MAX_SAFE_INTEGER;
       for (let size = 64; seen.size < opts.limit; size = Math.min(size * 4, 4096)) {
-        const rows = page.all(cursor, ...params, roles, ...fp, size) as Hit[];
+        const rows = page.all(cursor, ...params, ...fp, size) as Hit[];
         for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r);
         if (rows.length < size) break;
         cursor = rows[rows.length - 1]!.id;
@@ -179,19 +185,19 @@ function hits(
     return stmt(
       db,
       `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,
-    ).all(...params, roles, ...fp, n) as Hit[];
+    ).all(...params, ...fp, n) as Hit[];
   }
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
   if (order === null)
     // Relevance: score the newest matches first (appReads.ts rankedPool), best per conversation.
     return [
-      ...rankedPool((sql) => stmt(db, sql), table, match, where, [roles, ...fp], opts.limit),
+      ...rankedPool((sql) => stmt(db, sql), table, match, where, [...fp], opts.limit),
     ].map(([conv_id, id]) => ({ id, conv_id }));
   return stmt(
     db,
     `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
        WHERE ${table} MATCH ? AND ${where} ORDER BY ${order} LIMIT ?`,
-  ).all(match, roles, ...fp, n) as Hit[];
+  ).all(match, ...fp, n) as Hit[];
 }
 
 /** Best hit per conversation, widening the fetch until `limit` conversations or no more hits. */
@@ -232,7 +238,7 @@ export function searchAgentsJson(
     if (!match) return empty(`${NO_MATCH} (the query could not be parsed)`);
     found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
   }
-  if (found.length === 0) return empty(NO_MATCH);
+  if (found.length === 0) return empty(NO_MATCH + missHint(db, route, match, agents, opts));
   const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
   const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
   const snippets = indexSnippets(
@@ -263,6 +269,7 @@ export function searchAgentsJson(
     };
     if (c.parent_native_id) entry.parent_session_id = c.parent_native_id;
     if (c.gone) entry.gone = true;
+    if ((m.flags ?? 0) & TAKEN_BACK) entry.taken_back = true;
     return entry;
   });
   return {
@@ -273,6 +280,33 @@ export function searchAgentsJson(
     count: results.length,
     sessions_searched: results.length,
   };
+}
+
+/**
+ * Why a search found nothing when it would have found something wider: tool
+ * output is out of a default search (as in the agents' own search), and what was
+ * taken back is out without --all. One cheap probe each, only on a miss.
+ */
+function missHint(
+  db: Database.Database,
+  route: Exclude<Route, { kind: 'empty' }>,
+  match: string,
+  agents: readonly Agent[],
+  opts: AgentSearchOptions,
+): string {
+  const roles = opts.roles ?? ['user', 'assistant'];
+  const probe = (o: AgentSearchOptions) => {
+    try {
+      return hits(db, route, match, agents, { ...o, limit: 1 }, 1).length > 0;
+    } catch {
+      return false;
+    }
+  };
+  if (!roles.includes('tool') && probe({ ...opts, roles: ['tool'] }))
+    return ` Tool output matches: add --roles ${[...roles, 'tool'].join(',')} (t in the app).`;
+  if (!opts.all && probe({ ...opts, all: true }))
+    return ' Messages that were taken back (rewound, reverted) match: add --all (H in the app).';
+  return '';
 }
 
 /** The snippet comes from the hit's own row, never from another message. */
@@ -317,9 +351,12 @@ function indexSnippets(
   return new Map(rows.map((r) => [r.id, r.s ?? '']));
 }
 
-/** Rows of a transcript: never a copy or an abandoned branch (the hit itself is always shown). */
-function visible(all: boolean): string {
-  return `flags & ${OUT_OF_TRANSCRIPT} = 0${all ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
+/**
+ * Rows of a transcript (the hit itself is always shown): never a copy; what was
+ * taken back only with `takenBack` (--all); quiet rows only with `quiet`.
+ */
+function visible(quiet: boolean, takenBack = quiet): string {
+  return `flags & ${takenBack ? FLAG.copied : OUT_OF_TRANSCRIPT} = 0${quiet ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
 }
 
 interface Slice {
@@ -328,16 +365,22 @@ interface Slice {
   messages_after: number;
 }
 
-function slice(db: Database.Database, anchor: MsgRow, window: number, all: boolean): Slice {
+function slice(
+  db: Database.Database,
+  anchor: MsgRow,
+  window: number,
+  quiet: boolean,
+  takenBack = quiet,
+): Slice {
   const before = (
     stmt(
       db,
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(all)} ORDER BY ordinal DESC LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${visible(quiet, takenBack)} ORDER BY ordinal DESC LIMIT ?`,
     ).all(anchor.conv_id, anchor.ordinal, window) as MsgRow[]
   ).reverse();
   const after = stmt(
     db,
-    `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(all)} ORDER BY ordinal LIMIT ?`,
+    `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${visible(quiet, takenBack)} ORDER BY ordinal LIMIT ?`,
   ).all(anchor.conv_id, anchor.ordinal, window) as MsgRow[];
   return {
     messages: [...before, anchor, ...after],
@@ -346,24 +389,39 @@ function slice(db: Database.Database, anchor: MsgRow, window: number, all: boole
   };
 }
 
+/**
+ * The context of a hit: five shown rows either side and the bookends, in one
+ * statement (four took ~40 statement runs for ten hits, 1.4 ms of a search).
+ * The bookends are the conversation's first and last three user/assistant rows,
+ * kept where they fall outside the window: the same rows as asking for those
+ * before the window's first and after its last, since both are ordered runs.
+ */
 function anchoredView(db: Database.Database, anchor: MsgRow, all: boolean) {
-  const s = slice(db, anchor, 5, all);
-  const first = s.messages[0]!;
-  const last = s.messages[s.messages.length - 1]!;
-  const edge = (cmp: string, ord: number, dir: string) =>
-    stmt(
-      db,
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal ${cmp} ? AND role IN ('user', 'assistant') AND text <> ''
-         AND ${visible(false)} ORDER BY ordinal ${dir} LIMIT ${BOOKEND_SIZE}`,
-    ).all(anchor.conv_id, ord) as MsgRow[];
+  const vis = visible(all);
+  const edge = `role IN ('user', 'assistant') AND text <> '' AND ${visible(false)}`;
+  const rows = stmt(
+    db,
+    `SELECT 0 AS part, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal < @ord AND ${vis} ORDER BY ordinal DESC LIMIT 5)
+     UNION ALL SELECT 1, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal > @ord AND ${vis} ORDER BY ordinal LIMIT 5)
+     UNION ALL SELECT 2, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal LIMIT ${BOOKEND_SIZE})
+     UNION ALL SELECT 3, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal DESC LIMIT ${BOOKEND_SIZE})`,
+  ).all({ conv: anchor.conv_id, ord: anchor.ordinal }) as (MsgRow & { part: number })[];
+  const part = (n: number) => rows.filter((r) => r.part === n);
+  const before = part(0).reverse();
+  const after = part(1);
+  const window = [...before, anchor, ...after];
+  const first = window[0]!.ordinal;
+  const last = window[window.length - 1]!.ordinal;
   return {
-    messages: s.messages.filter(
+    messages: window.filter(
       (m) => m.id === anchor.id || m.role === 'user' || m.role === 'assistant',
     ),
-    bookend_start: edge('<', first.ordinal, 'ASC'),
-    bookend_end: edge('>', last.ordinal, 'DESC').reverse(),
-    messages_before: s.messages_before,
-    messages_after: s.messages_after,
+    bookend_start: part(2).filter((m) => m.ordinal < first),
+    bookend_end: part(3)
+      .filter((m) => m.ordinal > last)
+      .reverse(),
+    messages_before: before.length,
+    messages_after: after.length,
   };
 }
 
@@ -388,6 +446,7 @@ export function scrollAgentsJson(
   sessionId: string,
   anchorId: string,
   window?: number,
+  all = false,
 ): Record<string, Json> {
   const c = findConversation(db, agents, sessionId);
   if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
@@ -401,7 +460,8 @@ export function scrollAgentsJson(
       'no-message',
     );
   const w = clampWindow(window);
-  const s = slice(db, anchor, w, true);
+  // Quiet rows are part of a scroll, as they were; what was taken back only with --all.
+  const s = slice(db, anchor, w, true, all);
   return {
     success: true,
     mode: 'scroll',
@@ -419,19 +479,20 @@ export function readAgentsJson(
   db: Database.Database,
   agents: readonly Agent[],
   sessionId: string,
+  all = false,
 ): Record<string, Json> {
   const c = findConversation(db, agents, sessionId);
   if (!c) throw new StoreError(`session_id not found: ${sessionId.trim()}`, 'no-session');
+  const hide = all ? FLAG.copied : OUT_OF_TRANSCRIPT;
   const total = (
-    stmt(
-      db,
-      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${OUT_OF_TRANSCRIPT} = 0`,
-    ).get(c.id) as { n: number }
+    stmt(db, `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND flags & ${hide} = 0`).get(
+      c.id,
+    ) as { n: number }
   ).n;
   const edge = (dir: string, n: number) =>
     stmt(
       db,
-      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${OUT_OF_TRANSCRIPT} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND flags & ${hide} = 0 ORDER BY ordinal ${dir} LIMIT ?`,
     ).all(c.id, n) as MsgRow[];
   const truncated = total > READ_SMALL;
   const messages = truncated

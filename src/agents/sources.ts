@@ -55,7 +55,9 @@ export function sourcesText(p: Record<string, Json>, sanitizeLine: (s: string) =
       found.length > 0 ? found.map((r) => sanitizeLine(String(r.path))).join(', ') : 'not found';
     const when = s.last_indexed_at
       ? `indexed ${String(s.last_indexed_at).slice(0, 19).replace('T', ' ')}Z`
-      : 'never indexed';
+      : found.length > 0
+        ? 'not indexed yet: run `lookback index`'
+        : 'never indexed';
     const gone = Number(s.gone) > 0 ? `, ${String(s.gone)} gone` : '';
     lines.push(
       `${String(s.agent).padEnd(9)} ${String(s.conversations)} conversations, ${String(s.messages)} messages${gone} · ${when} · ${where}`,

@@ -6,7 +6,7 @@
  */
 import { sourceRoots } from '../agents/discover.js';
 import { indexAll } from '../agents/indexer.js';
-import { indexPath, openIndex, stampPass } from '../agents/indexDb.js';
+import { indexPath, openIndex, passIsFresh, stampPass } from '../agents/indexDb.js';
 import { AGENTS } from '../agents/model.js';
 import { progressBar } from '../agents/progress.js';
 import { AgentUsageError, parseSourceDirs } from '../agents/sourceDirs.js';
@@ -24,6 +24,9 @@ export interface AgentFlags {
   sourceDir?: string[] | undefined;
   json: boolean;
 }
+
+/** A pass this recent (the open app runs one every second or so) is not repeated by `sources`. */
+const SOURCES_FRESH_MS = 3_000;
 
 /** Runs `index` or `sources`; returns the exit code. */
 export function runAgents(
@@ -61,16 +64,26 @@ function run(cmd: 'index' | 'sources', rest: string[], flags: AgentFlags): numbe
   try {
     if (opened.rebuilt && opened.rebuilt !== 'missing')
       process.stderr.write(`lookback: index ${opened.rebuilt}; rebuilt from the agents' files\n`);
+    // `sources` starts with the incremental pass too (only what changed is read), unless
+    // one over the same files ended moments ago: its counts are of what is on disk now,
+    // never the "0 conversations" of an index no pass has filled yet.
+    const fresh =
+      cmd === 'sources' &&
+      !opened.rebuilt &&
+      Object.keys(overrides).length === 0 &&
+      passIsFresh(file, SOURCES_FRESH_MS);
+    const bar = progressBar();
+    const report = fresh ? null : indexAll(db, { overrides, agents, onProgress: bar.update });
+    bar.done();
+    if (report && agents.length === AGENTS.length && Object.keys(overrides).length === 0)
+      stampPass(file);
     if (cmd === 'sources') {
       const payload = sourcesJson(db, sourceRoots(process.env, overrides), file);
       if (flags.json) process.stdout.write(inertJson(payload) + '\n');
       else process.stdout.write(sourcesText(payload, sanitizeLine) + '\n');
       return 0;
     }
-    const bar = progressBar();
-    const report = indexAll(db, { overrides, agents, onProgress: bar.update });
-    bar.done();
-    if (agents.length === AGENTS.length && Object.keys(overrides).length === 0) stampPass(file);
+    if (!report) return 0;
     const summary = {
       success: true,
       index: file,

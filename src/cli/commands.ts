@@ -312,14 +312,19 @@ function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
       const hermesOnly = flags.db || flags.profile || flags.demo || scope === 'hermes';
       if (hermesOnly && !/^\d+$/.test(target.around))
         throw new UsageError(`MESSAGE_ID must be a whole number, not "${target.around}"`);
-      return { shape: 'scroll', target, ...(window !== undefined ? { window } : {}) };
+      return {
+        shape: 'scroll',
+        target,
+        ...(window !== undefined ? { window } : {}),
+        ...(flags.all ? { all: true } : {}),
+      };
     }
     case 'read': {
       expectArgs(cmd, rest, 1, 'SESSION_ID');
       const [sid = ''] = rest;
       const t = targetOf(sid, given);
       delete t.around;
-      return { shape: 'read', target: t };
+      return { shape: 'read', target: t, ...(flags.all ? { all: true } : {}) };
     }
   }
 }

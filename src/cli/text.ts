@@ -37,7 +37,9 @@ function messageLine(m: Obj, maxChars = 400): string {
   if (shown.length > maxChars) shown = shown.slice(0, maxChars) + '…';
   else if (lines.length > 6) shown += `\n      … (${lines.length - 6} more lines)`;
   if (m.content_truncated) shown += ` [cut from ${one(m.original_content_chars)} characters]`;
-  const role = m.reasoning_only ? `${one(m.role)} (reasoning)` : one(m.role);
+  const role =
+    (m.reasoning_only ? `${one(m.role)} (reasoning)` : one(m.role)) +
+    (m.taken_back ? ' (taken back)' : '');
   return `${mark}#${one(m.id)} ${role}: ${shown}`;
 }
 
@@ -65,7 +67,7 @@ export function printText(kind: string, p: Obj): void {
         const where = r.profile === undefined ? '' : ` · profile ${one(r.profile)}`;
         const other = typeof r.agent === 'string' && r.agent !== 'hermes' ? one(r.agent) : null;
         out(
-          `${sanitizeLine(str(r.title) || '(untitled)')} · ${other ?? one(r.source)} · ${one(r.when)}${where}`,
+          `${sanitizeLine(str(r.title) || '(untitled)')} · ${other ?? one(r.source)} · ${one(r.when)}${where}${r.taken_back ? ' · taken back' : ''}`,
         );
         out(`  ${one(r.snippet)}`);
         // Another agent's message is reached by its own scroll command (anchors/parse.ts reads it back).

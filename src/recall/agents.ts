@@ -145,12 +145,12 @@ export class AgentsSource implements ConversationSource {
     return null;
   }
 
-  scroll(sessionId: string, around: string, window?: number): Payload {
-    return scrollAgentsJson(this.index, this.agents, sessionId, around, window);
+  scroll(sessionId: string, around: string, window?: number, all?: boolean): Payload {
+    return scrollAgentsJson(this.index, this.agents, sessionId, around, window, all);
   }
 
-  read(sessionId: string): Payload {
-    return readAgentsJson(this.index, this.agents, sessionId);
+  read(sessionId: string, all?: boolean): Payload {
+    return readAgentsJson(this.index, this.agents, sessionId, all);
   }
 
   close(): void {

@@ -283,7 +283,9 @@ function one(call: Extract<Call, { shape: 'scroll' | 'read' }>, set: SourceSet):
   const t2 = tagging(set.sources);
   const run = (s: ConversationSource, sid: string): Payload => {
     const p =
-      call.shape === 'scroll' ? s.scroll(sid, t.around!, call.window ?? t.window) : s.read(sid);
+      call.shape === 'scroll'
+        ? s.scroll(sid, t.around!, call.window ?? t.window, call.all)
+        : s.read(sid, call.all);
     if (!t2.agent || s.id.kind !== 'hermes') return p;
     const meta = p.session_meta;
     return meta && typeof meta === 'object' && !Array.isArray(meta)

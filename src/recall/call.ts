@@ -32,8 +32,9 @@ export type Call =
       detail?: Detail;
       filters?: Filters;
     }
-  | { shape: 'scroll'; target: Target; window?: number }
-  | { shape: 'read'; target: Target };
+  /** `all`: what was taken back (rewound, abandoned) too, marked as such. */
+  | { shape: 'scroll'; target: Target; window?: number; all?: boolean }
+  | { shape: 'read'; target: Target; all?: boolean };
 
 /** The filters a call can carry, by the name every door's refusal uses. */
 export const FILTER_NAMES = ['source', 'after', 'before', 'cwd', 'model', 'exclude'] as const;

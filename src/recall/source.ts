@@ -67,8 +67,8 @@ export interface ConversationSource {
   discover(q: FindQuery): Listed;
   /** The id `sessionId` (or a unique prefix of one) names here; null when not here. Throws when ambiguous. */
   resolve(sessionId: string): string | null;
-  scroll(sessionId: string, around: string, window?: number): Payload;
-  read(sessionId: string): Payload;
+  scroll(sessionId: string, around: string, window?: number, all?: boolean): Payload;
+  read(sessionId: string, all?: boolean): Payload;
   /** Notes about the source (a degraded index, a replaced file), said once by the door. */
   readonly warnings: readonly string[];
   close(): void;

@@ -155,6 +155,47 @@ describe('Claude Code branches', () => {
       [S, 'u2'],
     ]);
   });
+
+  it('reads both conversations of a file spliced before 2.1.251, past the torn seam', () => {
+    // Claude Code < 2.1.251 could relocate a session onto a same-id transcript
+    // after a directory change (§8.4): a second root, another cwd, older
+    // timestamps, and a seam where the first part's last line is cut and the
+    // second part's first line glued to it.
+    const { env, proj } = home('spliced');
+    const first = [
+      user(S, 's1', null, 'the ledger export drops the currency column'),
+      reply(S, 's2', 's1', 'The CSV writer skips null currencies; default them to EUR.'),
+    ];
+    const torn = JSON.stringify(reply(S, 's3', 's2', 'half a reply')).slice(0, 70);
+    clock -= 3_600_000;
+    const other = { ...base(S), cwd: '/home/ana/ledger-v2', gitBranch: 'relocate' };
+    const glued = JSON.stringify({ ...user(S, 't1', null, 'lost to the seam'), ...other });
+    const second = [
+      { ...reply(S, 't2', 't1', 'Moved the fixtures under ledger-v2/testdata.'), ...other },
+      { ...user(S, 't3', 't2', 'and the snapshot files?'), ...other },
+    ];
+    writeFileSync(join(proj, `${S}.jsonl`), jl(first) + torn + glued + '\n' + jl(second));
+    const read = run(env, ['read', '--agent', 'claude', S, '--json']);
+    expect((read.messages as Obj[]).map((m) => m.content)).toEqual([
+      'the ledger export drops the currency column',
+      'The CSV writer skips null currencies; default them to EUR.',
+      'Moved the fixtures under ledger-v2/testdata.',
+      'and the snapshot files?',
+    ]);
+    // Neither part is an abandoned branch: both are default hits.
+    expect(hits(run(env, ['search', 'currency column', '--agent', 'claude', '--json']))).toEqual([
+      [S, 's1'],
+    ]);
+    expect(hits(run(env, ['search', 'snapshot files', '--agent', 'claude', '--json']))).toEqual([
+      [S, 't3'],
+    ]);
+    const src = run(env, ['sources', '--json']);
+    expect((src.sources as Obj[]).find((x) => x.agent === 'claude')).toMatchObject({
+      conversations: 1,
+      messages: 4,
+      problems: [{ reason: 'line is not valid JSON (truncated or garbage)', count: 1, files: 1 }],
+    });
+  });
 });
 
 describe('Claude Code --resume across files', () => {

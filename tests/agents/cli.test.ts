@@ -157,7 +157,7 @@ describe('lookback over other agents', () => {
     expect(results(s).map((x) => x.session_id)).toEqual([IDS.codex]);
   });
 
-  it('applies Gemini upserts (last write wins) and flags a rewind without losing the row', () => {
+  it('applies Gemini upserts (last write wins) and keeps a rewound row out unless --all', () => {
     const p = lookback(['read', '--agent', 'gemini', IDS.gemini, '--json'], env).json();
     expect(p.session_meta).toMatchObject({
       title: 'Red build from snapshot mismatch',
@@ -165,9 +165,22 @@ describe('lookback over other agents', () => {
       model: 'gemini-2.5-pro',
     });
     const ids = (p.messages as Obj[]).map((m) => m.id);
-    expect(ids).toEqual(['m1', 'm2', 'm2/run_shell_command-1', 'm3']);
-    const hit = results(lookback(['search', 'lint step', '--agent', 'gemini', '--json'], env))[0]!;
-    expect(hit.match_message_id).toBe('m3');
+    // m3 was taken back ($rewindTo): out of the default transcript and search.
+    expect(ids).toEqual(['m1', 'm2', 'm2/run_shell_command-1']);
+    expect(results(lookback(['search', 'lint step', '--agent', 'gemini', '--json'], env))).toEqual(
+      [],
+    );
+    const all = lookback(['read', '--agent', 'gemini', IDS.gemini, '--all', '--json'], env).json();
+    expect((all.messages as Obj[]).map((m) => [m.id, m.taken_back ?? false])).toEqual([
+      ['m1', false],
+      ['m2', false],
+      ['m2/run_shell_command-1', false],
+      ['m3', true],
+    ]);
+    const hit = results(
+      lookback(['search', 'lint step', '--agent', 'gemini', '--all', '--json'], env),
+    )[0]!;
+    expect(hit).toMatchObject({ match_message_id: 'm3', taken_back: true });
   });
 
   it('shows opencode children and PraisonAI archived turns', () => {

@@ -79,7 +79,11 @@ describe('Gemini $patch records', () => {
       'm1: the worker pod is OOMKilled every night',
       'm2: Raise the memory limit to 2Gi; the nightly batch peaks at 1.7Gi.',
       'm3: and the reindex cron job too?',
-      'm4: Request cancelled.',
+    ]);
+    // The removed message is kept, taken back: shown with --all and marked.
+    const all = run(env, ['read', '--agent', 'gemini', SID, '--all', '--json']);
+    expect((all.messages as Obj[]).filter((m) => m.taken_back).map((m) => m.content)).toEqual([
+      'Request cancelled.',
     ]);
     const hit = run(env, ['search', 'memory limit', '--agent', 'gemini', '--json']);
     expect((hit.results as Obj[]).map((r) => r.match_message_id)).toEqual(['m2']);
@@ -89,7 +93,7 @@ describe('Gemini $patch records', () => {
     const src = run(env, ['sources', '--json']);
     expect((src.sources as Obj[]).find((s) => s.agent === 'gemini')).toMatchObject({
       conversations: 1,
-      messages: 4,
+      messages: 3,
       problems: [],
     });
   });

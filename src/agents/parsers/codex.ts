@@ -45,6 +45,18 @@ export function codexFileId(path: string): string | null {
   return UUID.exec(basename(path))?.[1]?.toLowerCase() ?? null;
 }
 
+const UUIDS = new RegExp(UUID.source, 'gi');
+
+/**
+ * The rollout id of one physical file (AGENTS.md §8.1): a paginated thread's
+ * later segment is `rollout-<time>-<thread>_<rollout>.jsonl`; the first segment's
+ * rollout id is the thread id itself.
+ */
+export function codexRolloutId(path: string): string | null {
+  const ids = basename(path).match(UUIDS) ?? [];
+  return ids[1]?.toLowerCase() ?? ids[0]?.toLowerCase() ?? null;
+}
+
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -73,6 +85,13 @@ export function codexParser(ctx: ParseContext): LineParser {
   let lastUserFrom = str(carry.lastUserFrom);
   let lastAssistant = str(carry.lastAssistant);
   let needsFull = false;
+  // The physical file being read (a thread can span several: §8.1) and the last
+  // ordinal seen in it (Codex can write one twice after a crash).
+  let rollout = str(carry.rollout) ?? codexRolloutId(ctx.path);
+  let segment = rollout !== null && fileId !== null && rollout !== fileId;
+  let lastOrd = typeof carry.lastOrd === 'number' ? carry.lastOrd : -1;
+  // Where each emitted row came from, for a later segment's revert (history_base).
+  const origin: { rollout: string | null; ord: number }[] = [];
 
   const touch = (t: number | null) => {
     if (t === null) return;
@@ -89,8 +108,14 @@ export function codexParser(ctx: ParseContext): LineParser {
   ): Msg => {
     const c = capped(text, cap);
     const ord = typeof rec.ordinal === 'number' ? rec.ordinal : lineNo;
+    // A later segment's ordinals continue (or, after a revert, reuse) the thread's:
+    // its anchors name the rollout; a duplicate ordinal gets its line as tie-breaker.
+    let anchor = anchorFor(null, ord);
+    if (segment) anchor = `${anchor}@${rollout}`;
+    if (rec.__dup === true) anchor = `${anchor}~${lineNo}`;
+    origin.push({ rollout, ord });
     const m: Msg = {
-      anchor: anchorFor(null, ord),
+      anchor,
       role,
       kind,
       text: c.text,
@@ -117,7 +142,16 @@ export function codexParser(ctx: ParseContext): LineParser {
   };
 
   return {
+    beginFile(path) {
+      rollout = codexRolloutId(path);
+      segment = rollout !== null && fileId !== null && rollout !== fileId;
+      lastOrd = -1;
+    },
     record(rec, lineNo) {
+      if (typeof rec.ordinal === 'number') {
+        if (rec.ordinal <= lastOrd) rec.__dup = true;
+        else lastOrd = rec.ordinal;
+      }
       const type = rec.type;
       const p = obj(rec.payload) ?? {};
       const t = epochMs(rec.timestamp);
@@ -144,6 +178,19 @@ export function codexParser(ctx: ParseContext): LineParser {
             repository_url: git?.repository_url,
             commit: git?.commit_hash,
           };
+          touch(t);
+        } else if (own && id === conv.native_id) {
+          // The next segment of this thread (§8.1). A revert's base ends before the
+          // predecessor's end: its records at or past that ordinal were taken back.
+          const base = obj(p.history_base);
+          const from = str(base?.thread_id)?.toLowerCase() ?? null;
+          const end = base?.end_ordinal_exclusive;
+          if (from !== null && typeof end === 'number')
+            for (let i = 0; i < messages.length; i++) {
+              const o = origin[i]!;
+              if (o.rollout === from && o.ord >= end) messages[i]!.flags |= FLAG.rewound;
+            }
+          if (str(p.cwd)) conv.cwd = str(p.cwd);
           touch(t);
         } else if (forked && id !== conv.native_id) copying = true;
         return;
@@ -189,6 +236,8 @@ export function codexParser(ctx: ParseContext): LineParser {
           lastUser,
           lastUserFrom,
           lastAssistant,
+          rollout,
+          lastOrd,
         },
         needsFull,
       };

@@ -14,6 +14,7 @@ import {
   TITLE_RANK,
   capped,
   epochMs,
+  looksInjected,
   obj,
   placeholder,
   str,
@@ -74,6 +75,7 @@ export function geminiParser(ctx: ParseContext): LineParser {
   const raw = new Map<string, Record<string, unknown>>();
   let needsFull = false;
   let titled = carry.titled === true;
+  let contextCwd = str(carry.cwd);
 
   const header = (h: Record<string, unknown>) => {
     if (typeof h.sessionId === 'string') conv.native_id = h.sessionId;
@@ -117,6 +119,14 @@ export function geminiParser(ctx: ParseContext): LineParser {
     const text = partsText(r.content);
     switch (r.type) {
       case 'user': {
+        // Gemini CLI 0.58 opens a chat with an injected `<session_context>` (date, OS,
+        // directory tree): not the person's words (§8.3). It names the directory.
+        if (looksInjected(text)) {
+          base(id, 'system', 'injected', text, TEXT_CAP);
+          const dir = /working in the directory:\s*(\S[^\n]*?)\s*$/m.exec(text)?.[1];
+          if (dir && !contextCwd) contextCwd = dir.replace(/[.`'"]+$/, '');
+          break;
+        }
         base(id, 'user', 'text', text, MESSAGE_CAP);
         if (!titled && text.trim()) {
           titled = true;
@@ -236,6 +246,38 @@ export function geminiParser(ctx: ParseContext): LineParser {
     }
   };
 
+  /**
+   * A `$set.messages` batch is the whole list at that point (§8.3): its messages
+   * are upserted in its order; a message it no longer holds was taken back, so it
+   * is kept, flagged `rewound`, after the message it followed.
+   */
+  const checkpoint = (list: unknown[]) => {
+    const before = [...rows.entries()];
+    rows.clear();
+    for (const m of list) if (obj(m) && obj(m)!.id !== undefined) upsert(obj(m)!);
+    const listed = new Set(rows.keys());
+    const after = new Map<string | null, [string, Msg[]][]>();
+    let prev: string | null = null;
+    for (const [id, ms] of before) {
+      if (listed.has(id)) {
+        prev = id;
+        continue;
+      }
+      for (const m of ms) m.flags |= FLAG.rewound;
+      const list2 = after.get(prev) ?? [];
+      list2.push([id, ms]);
+      after.set(prev, list2);
+    }
+    if (after.size === 0) return;
+    const kept = [...rows.entries()];
+    rows.clear();
+    for (const [id, ms] of after.get(null) ?? []) rows.set(id, ms);
+    for (const [id, ms] of kept) {
+      rows.set(id, ms);
+      for (const [oid, oms] of after.get(id) ?? []) rows.set(oid, oms);
+    }
+  };
+
   const apply = (rec: Record<string, unknown>) => {
     if ('$set' in rec) {
       const set = obj(rec.$set) ?? {};
@@ -245,8 +287,7 @@ export function geminiParser(ctx: ParseContext): LineParser {
           needsFull = true;
           return;
         }
-        rows.clear();
-        for (const m of set.messages) if (obj(m) && obj(m)!.id !== undefined) upsert(obj(m)!);
+        checkpoint(set.messages);
       }
       header({ ...set, sessionId: undefined });
       return;
@@ -280,11 +321,11 @@ export function geminiParser(ctx: ParseContext): LineParser {
     finish(): ParseResult {
       const messages: Msg[] = [];
       for (const ms of rows.values()) messages.push(...ms);
-      if (!conv.cwd) conv.cwd = projectRoot(ctx.path);
+      if (!conv.cwd) conv.cwd = projectRoot(ctx.path) ?? contextCwd;
       return {
         conv: conv.native_id ? conv : null,
         messages,
-        carry: { id: conv.native_id, titled },
+        carry: { id: conv.native_id, titled, cwd: contextCwd },
         needsFull,
       };
     },

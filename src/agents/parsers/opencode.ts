@@ -18,6 +18,8 @@ import {
   type ToolCall,
 } from '../model.js';
 import { offerTitle } from './claude.js';
+import { isOpencodeV2, readV2Sessions, v2Signatures } from './opencodeV2.js';
+import type Database from 'better-sqlite3';
 import type { Problems } from '../model.js';
 
 export interface OpencodeSession {
@@ -49,14 +51,14 @@ export function readOpencode(
   try {
     db.pragma('query_only = ON');
     const sessionCols = columns(db, 'session');
-    if (
-      !sessionCols.has('id') ||
-      columns(db, 'message').size === 0 ||
-      columns(db, 'part').size === 0
-    ) {
-      problems.add('not an opencode database (no session/message/part tables)');
+    const v2 = isOpencodeV2(db);
+    const v1 =
+      sessionCols.has('id') && columns(db, 'message').size > 0 && columns(db, 'part').size > 0;
+    if (!v1 && !v2) {
+      problems.add('not an opencode database (no session/message/part or session_v2 tables)');
       return { sessions: [], signatures: known };
     }
+    if (!v1) return readV2Only(db, known);
     const dir = sessionCols.has('directory') ? 's.directory' : 'NULL';
     const hasProject = columns(db, 'project').has('worktree');
     const worktree = hasProject
@@ -74,7 +76,16 @@ export function readOpencode(
         .all() as { id: string; sig: string }[];
       const signatures: Record<string, string> = {};
       const changed: string[] = [];
+      // 2.x: sessions migrated at the upgrade are in both generations with the same
+      // ids; the 2.x rows are the live ones (§8.2). The 1.x rows of those stay unread.
+      const v2sigs = v2 ? v2Signatures(db) : new Map<string, string>();
+      const changedV2: string[] = [];
+      for (const [id, sig] of v2sigs) {
+        signatures[id] = sig;
+        if (known[id] !== sig) changedV2.push(id);
+      }
       for (const r of sigRows) {
+        if (v2sigs.has(r.id)) continue;
         signatures[r.id] = r.sig;
         if (known[r.id] !== r.sig) changed.push(r.id);
       }
@@ -94,7 +105,9 @@ export function readOpencode(
           partStmt.all(id) as PartRow[],
         ),
       );
+      sessions.push(...readV2Sessions(db, changedV2));
       if (
+        !v2 &&
         sigRows.length > 0 &&
         (db.prepare('SELECT count(*) AS n FROM message').get() as { n: number }).n === 0
       ) {
@@ -113,6 +126,19 @@ export function readOpencode(
     db.close();
     cleanup();
   }
+}
+
+/** A store with only 2.x tables (created by opencode 2, never 1.x). */
+function readV2Only(db: Database.Database, known: Record<string, string>): OpencodeRead {
+  return db.transaction(() => {
+    const signatures: Record<string, string> = {};
+    const changed: string[] = [];
+    for (const [id, sig] of v2Signatures(db)) {
+      signatures[id] = sig;
+      if (known[id] !== sig) changed.push(id);
+    }
+    return { sessions: readV2Sessions(db, changed), signatures };
+  })();
 }
 
 export interface Row {

@@ -25,6 +25,8 @@ export interface ParseContext {
 
 /** A parser of one JSONL file, fed one record at a time. */
 export interface LineParser {
+  /** A source spread over several files (a Codex thread's segments): the next file begins. */
+  beginFile?(path: string): void;
   record(rec: Record<string, unknown>, lineNo: number): void;
   finish(): ParseResult;
 }
