@@ -97,6 +97,16 @@ describe('other agents over MCP', () => {
     before = hashTree(home);
   });
 
+  it('says when a miss would match tool output, as the CLI does', async () => {
+    // "built in 4s" is only the output of opencode's bash call in the samples.
+    const miss = await call(server, { agent: 'opencode', query: 'built in 4s' });
+    expect(miss.json).toMatchObject({ success: true, count: 0 });
+    expect(String(miss.json.message)).toContain('--roles user,assistant,tool');
+    expect(miss.json).toEqual(
+      cli(['search', 'built in 4s', '--agent', 'opencode', '--limit', '3']),
+    );
+  });
+
   it('refuses what only makes sense for Hermes, in one line; applies the filters (#17)', async () => {
     const a = await call(server, { agent: 'codex', profile: 'work' });
     expect(a.isError).toBe(true);
