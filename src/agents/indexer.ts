@@ -32,6 +32,7 @@ import { readOpencode, type OpencodeSession } from './parsers/opencode.js';
 import { readOpencodeStorage, storageSignatures } from './parsers/opencodeLegacy.js';
 import { praisonaiParse } from './parsers/praisonai.js';
 import { readPraisonaiDb } from './parsers/praisonaiDb.js';
+import { MORE_PARSER_VERSION, moreDbReader, moreLineParser } from './moreAgents.js';
 import { hasCjk } from '../store/query.js';
 import { deferFtsIfFirst, fillFts } from './indexDb.js';
 import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
@@ -45,6 +46,7 @@ export const PARSER_VERSION: Record<Agent, number> = {
   gemini: 2,
   opencode: 1,
   praisonai: 1,
+  ...MORE_PARSER_VERSION,
 };
 
 /** Whole-document sources above this are skipped with a reason (FAD skips sidecars above 100 MB). */
@@ -109,7 +111,7 @@ interface Parsed {
 function lineParser(agent: Agent, ctx: ParseContext): LineParser {
   if (agent === 'claude') return claudeParser(ctx);
   if (agent === 'codex') return codexParser(ctx);
-  return geminiParser(ctx);
+  return moreLineParser(agent, ctx) ?? geminiParser(ctx);
 }
 
 function mergeProblems(
@@ -134,7 +136,8 @@ function parseFile(file: SourceFile, st: Stats, row: FileRow | undefined): Parse
     problems.add('zstd-compressed rollout skipped (Node 20 has no zstd)');
     return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
   }
-  if (file.format === 'jsonl') {
+  // Aider's Markdown is append-only lines too, handed over raw.
+  if (file.format === 'jsonl' || file.format === 'md') {
     const resume = same && row.conv_id !== null && st.size >= row.size && row.carry !== null;
     const run = (fromStart: boolean): Parsed => {
       const p = new Problems();
@@ -146,6 +149,7 @@ function parseFile(file: SourceFile, st: Stats, row: FileRow | undefined): Parse
         offset,
         st.size,
         (line, no) => {
+          if (parser.line) return parser.line(line, no);
           const rec = parseRecord(line, p);
           if (rec) parser.record(rec, no);
         },
@@ -525,7 +529,10 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
       const row = getFile.get(file.path) as FileRow | undefined;
       work.push({ file, st, row });
       bytesTotal +=
-        file.format === 'jsonl' && row && row.ino === st.ino && st.size >= row.size
+        (file.format === 'jsonl' || file.format === 'md') &&
+        row &&
+        row.ino === st.ino &&
+        st.size >= row.size
           ? st.size - row.byte_offset
           : st.size;
     }
@@ -558,7 +565,9 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
         report.messages +=
           agent === 'opencode'
             ? indexOpencode(db, writer, file, st, row)
-            : indexPraisonaiDb(db, writer, file, st, row);
+            : agent === 'praisonai'
+              ? indexPraisonaiDb(db, writer, file, st, row)
+              : indexMoreDb(db, writer, file, st, row);
       } else {
         const p = parseFile(file, st, row);
         batch.push(p);
@@ -624,7 +633,7 @@ function write(writer: Writer, p: Parsed): number | null {
 
 /** A source whose one file (a database, a directory tree) holds many sessions. */
 interface ManySessions {
-  agent: 'opencode' | 'praisonai';
+  agent: Agent;
   /** The carry key of each session's change mark (kept as it was written, so old indexes read on). */
   key: 'signatures' | 'watermarks';
   /** Added to the file's mtime for the stat check: a change the file's own stat misses. */
@@ -727,6 +736,29 @@ function indexPraisonaiDb(
     },
     // The same session in a JSON file too: the newer copy is the conversation.
     skip: (conv) => writer.newerElsewhere('praisonai', conv, file.path),
+  });
+}
+
+/** A database of an agent of AGENTS.md §9 (Crush, Goose): a change mark per session. */
+function indexMoreDb(
+  db: Database.Database,
+  writer: Writer,
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+): number {
+  const reader = moreDbReader(file.agent);
+  return indexSessions(db, writer, file, st, row, {
+    agent: file.agent,
+    key: 'watermarks',
+    stamp: walSignature(file.path),
+    read: (known, problems) => {
+      if (!reader) {
+        problems.add('no reader for this database');
+        return { sessions: [], marks: known };
+      }
+      return reader(file.path, known, problems);
+    },
   });
 }
 

@@ -43,7 +43,7 @@ ANCHORS PASTED BY THE USER
 
 OTHER AGENTS
 
-  Pass agent="claude" (Claude Code), "codex", "gemini", "opencode" or "praisonai" with any shape to search that agent's history instead of Hermes'. Their message ids may be strings: pass them back as around_message_id unchanged.
+  Pass agent="claude" (Claude Code), "codex", "gemini", "opencode", "praisonai", "qwen" (Qwen Code), "kimi" (Kimi CLI), "copilot" (GitHub Copilot CLI), "aider", "crush" or "goose" with any shape to search that agent's history instead of Hermes'. Their message ids may be strings: pass them back as around_message_id unchanged.
 
 QUERY SYNTAX
 
@@ -108,7 +108,7 @@ export const sessionSearchArgs = z
       'Any shape, Hermes only: the profile whose store to read (the <profile> of an @session:<profile>/<id> link). Omit for the store lookback was started on.',
     ).optional(),
     agent: str(
-      "Any shape: whose history: hermes (default), claude (Claude Code), codex, gemini, opencode or praisonai. Other agents' sessions are found with the same shapes; their message ids may be strings.",
+      "Any shape: whose history: hermes (default), claude (Claude Code), codex, gemini, opencode, praisonai, qwen (Qwen Code), kimi (Kimi CLI), copilot (GitHub Copilot CLI), aider, crush or goose. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),
   })
   .strict();

@@ -26,5 +26,7 @@ export interface ParseContext {
 /** A parser of one JSONL file, fed one record at a time. */
 export interface LineParser {
   record(rec: Record<string, unknown>, lineNo: number): void;
+  /** Set by a parser of lines that are not JSON (Aider's Markdown): it gets each line raw. */
+  line?(line: string, lineNo: number): void;
   finish(): ParseResult;
 }
