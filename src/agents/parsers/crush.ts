@@ -5,7 +5,9 @@
  * session_id, role, parts JSON, model, created_at, updated_at, finished_at,
  * provider, is_summary_message)`. A reply's row is updated in place while it
  * streams, so a session is re-derived when its mark moves: the session's own
- * `updated_at`, and its messages' count, newest `updated_at` and finished count.
+ * `updated_at`, and its messages' count, sums of `updated_at` and `finished_at`,
+ * and newest rowid. A sum, not a maximum: the update trigger writes seconds where
+ * inserts wrote milliseconds, so an updated row's `updated_at` goes down.
  * Read through one short read-only connection (readOnlyDb.ts).
  */
 import type Database from 'better-sqlite3';
@@ -157,7 +159,8 @@ function read(
   const rows = db
     .prepare(
       `SELECT s.id, s.parent_session_id, s.title, s.created_at, s.updated_at,
-         (SELECT count(*) || ':' || ifnull(max(updated_at), '') || ':' || count(${finished})
+         (SELECT count(*) || ':' || ifnull(sum(updated_at), '') || ':' || ifnull(sum(${finished}), '')
+            || ':' || ifnull(max(rowid), '')
           FROM messages WHERE session_id = s.id) AS mm
        FROM sessions s`,
     )
