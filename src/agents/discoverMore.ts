@@ -91,7 +91,13 @@ export function moreRoots(
     if (env.AIDER_CHAT_HISTORY_FILE)
       out.push(root('aider', env.AIDER_CHAT_HISTORY_FILE, 'AIDER_CHAT_HISTORY_FILE'));
     // The home directory is no history: found only when a walk finds one of Aider's files.
-    out.push({ agent: 'aider', path: h, from: 'default', exists: aiderFiles(h).length > 0 });
+    // Walked when asked (listing aider, `lookback sources`), never for another agent's pass.
+    const r: SourceRoot = { agent: 'aider', path: h, from: 'default', exists: false };
+    Object.defineProperty(r, 'exists', {
+      enumerable: true,
+      get: () => aiderFiles(h).length > 0,
+    });
+    out.push(r);
   }
 
   // Crush (config.GlobalConfigData): CRUSH_GLOBAL_DATA, XDG_DATA_HOME/crush, LOCALAPPDATA on Windows.
@@ -162,8 +168,17 @@ function aiderFiles(dir: string): string[] {
   return files;
 }
 
+/**
+ * Aider writes the file at the git root: a directory holding `.git` is a leaf (its
+ * own file or none), so the walk visits only the directories above repositories.
+ */
 function walkAider(dir: string, depth: number, out: string[]): void {
-  for (const e of entries(dir)) {
+  const list = entries(dir);
+  if (list.some((e) => e.name === '.git')) {
+    if (list.some((e) => e.isFile() && e.name === AIDER_FILE)) out.push(join(dir, AIDER_FILE));
+    return;
+  }
+  for (const e of list) {
     if (e.isFile() && e.name === AIDER_FILE) out.push(join(dir, e.name));
     else if (e.isDirectory() && depth > 0 && !e.name.startsWith('.') && !AIDER_SKIP.has(e.name))
       walkAider(join(dir, e.name), depth - 1, out);

@@ -98,6 +98,8 @@ export function qwenFiles(home: string): void {
   ];
   const p = qwenPath(home);
   mkdirSync(join(p, '..'), { recursive: true });
+  // A session started and left before its first message: the recorder's empty file.
+  writeFileSync(join(p, '..', '5d0c9e8f-0000-4000-8000-00000000e4e4.jsonl'), '');
   writeFileSync(
     p,
     lines(recs) +
@@ -165,6 +167,13 @@ export function kimiFiles(home: string): void {
         content: 'Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
       },
     ]),
+  );
+  // A session opened and closed without a word: an empty context, only bookkeeping.
+  const idle = join(dir, '..', '9a9a9a9a-0000-4000-8000-000000000000');
+  mkdirSync(idle, { recursive: true });
+  writeFileSync(
+    join(idle, 'context.jsonl'),
+    lines([{ role: '_system_prompt', content: 'You are Kimi CLI…' }]),
   );
   writeFileSync(
     join(dir, 'subagents', MORE.kimiSub, 'context.jsonl'),
@@ -256,7 +265,10 @@ export const AIDER_REPO = (home: string) => join(home, 'src', 'blog');
 /** io.py's appends: two runs, a two-line prompt, tool output, a reply with blank lines, a reply still open. */
 export function aiderFiles(home: string): void {
   const repo = AIDER_REPO(home);
-  mkdirSync(repo, { recursive: true });
+  // A git root (the walk stops there); a vendored repository inside it is not walked.
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  mkdirSync(join(repo, 'vendor', 'theme'), { recursive: true });
+  writeFileSync(join(repo, 'vendor', 'theme', '.aider.chat.history.md'), '#### not reached  \n');
   const text = [
     '',
     '# aider chat started at 2026-10-30 08:15:02',

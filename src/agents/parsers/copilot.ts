@@ -213,7 +213,13 @@ export function copilotParser(ctx: ParseContext): LineParser {
       }
     },
     finish(): ParseResult {
-      return { conv, messages, carry: { id: conv.native_id, titled }, needsFull: false };
+      return {
+        // A session that was started and left without a message is no conversation.
+        conv: ctx.carry === null && messages.length === 0 ? null : conv,
+        messages,
+        carry: { id: conv.native_id, titled },
+        needsFull: false,
+      };
     },
   };
 }

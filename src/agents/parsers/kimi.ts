@@ -213,7 +213,10 @@ export function kimiParser(ctx: ParseContext): LineParser {
         /* vanished: keep what was stored */
       }
       if (typeof state?.archived === 'boolean') conv.extra = { archived: state.archived };
-      return { conv, messages, carry: { n, titled }, needsFull: false };
+      // A new session's context file is created empty (and a subagent's touched): no conversation yet.
+      const empty =
+        ctx.carry === null && messages.length === 0 && conv.title_rank !== TITLE_RANK.user;
+      return { conv: empty ? null : conv, messages, carry: { n, titled }, needsFull: false };
     },
   };
 }

@@ -166,7 +166,8 @@ export function qwenParser(ctx: ParseContext): LineParser {
     },
     finish(): ParseResult {
       return {
-        conv,
+        // The recorder creates the file empty before the first message: no conversation yet.
+        conv: ctx.carry === null && messages.length === 0 ? null : conv,
         messages,
         carry: { id: conv.native_id, titled },
         needsFull: false,
