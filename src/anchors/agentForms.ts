@@ -46,7 +46,8 @@ export function agentResumeArgv(agent: string, sessionId: string): string[] | nu
     case 'qwen':
       return ['qwen', '--resume', sessionId];
     case 'kimi':
-      return ['kimi', '--session', sessionId];
+      // A subagent (`<session>/<agent id>`) is resumed through the session it ran in.
+      return ['kimi', '--session', sessionId.split('/')[0]!];
     case 'copilot':
       return ['copilot', '--resume', sessionId];
     case 'crush':

@@ -214,6 +214,15 @@ describe('the agents of §9, found and read read-only', () => {
       parent_kind: 'subagent',
       cwd: KIMI_CWD,
     });
+    // A Kimi subagent is resumed through the session it ran in.
+    expect(
+      resumeCommand({
+        sessionId: `${MORE.kimi}/${MORE.kimiSub}`,
+        profile: 'default',
+        agent: 'kimi',
+        cwd: KIMI_CWD,
+      }),
+    ).toMatchObject({ ok: true, argv: ['kimi', '--session', MORE.kimi], cwd: KIMI_CWD });
     const task = run(['read', '--agent', 'crush', MORE.crushTask]);
     expect(task.session_meta).toMatchObject({
       parent_session_id: MORE.crush,

@@ -77,7 +77,7 @@ function parts(content: unknown): { text: string; think: string } {
       const u = obj(p[p.type]);
       const url = str(u?.url) ?? '';
       text.push(
-        url.startsWith('data:')
+        url.startsWith('data:') && url.includes(';base64,')
           ? placeholder(
               p.type.replace('_url', ''),
               url.slice(5, url.indexOf(';')),
