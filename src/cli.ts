@@ -32,7 +32,8 @@ const HELP = `
                      profile in $HERMES_HOME, else ~/.hermes/active_profile)
     --all-profiles   recent/search: every profile's store, merged
     --agent NAME     recent/search/scroll/read over hermes (the default), claude,
-                     codex, gemini, opencode, praisonai, or all; anchors of other
+                     codex, gemini, opencode, praisonai, qwen, kimi, copilot,
+                     aider, crush, goose, or all; anchors of other
                      agents are their own ids: lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
     --demo           open (creating it if needed) a generated demo store

@@ -1,11 +1,12 @@
 /**
- * Where each agent keeps its history (AGENTS.md §1.1, §2.1, §3.1, §4.1, §5.1),
+ * Where each agent keeps its history (AGENTS.md §1.1, §2.1, §3.1, §4.1, §5.1; §9 in discoverMore.ts),
  * with the agents' own environment overrides and `--source-dir AGENT=PATH`.
  * Lists directories only; never opens a file for writing.
  */
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { moreFiles, moreRoots } from './discoverMore.js';
 import type { Agent } from './model.js';
 
 export interface SourceRoot {
@@ -18,7 +19,7 @@ export interface SourceRoot {
 }
 
 /** `storage`: opencode's pre-1.2 JSON tree, one source for the whole `storage/` directory. */
-export type Format = 'jsonl' | 'json' | 'sqlite' | 'zst' | 'storage';
+export type Format = 'jsonl' | 'json' | 'sqlite' | 'zst' | 'storage' | 'md';
 
 export interface SourceFile {
   agent: Agent;
@@ -104,6 +105,7 @@ export function sourceRoots(env: NodeJS.ProcessEnv, overrides: Overrides = {}): 
     ] as const)
       if (from === 'default' || existsSync(p)) out.push(root('praisonai', p, from));
   }
+  out.push(...moreRoots(env, overrides));
   return out;
 }
 
@@ -203,6 +205,8 @@ export function listFiles(r: SourceRoot): SourceFile[] {
         else if (e.isFile() && e.name === 'sessions.db') add(join(r.path, e.name), 'sqlite');
       break;
     }
+    default:
+      return moreFiles(r);
   }
   return files;
 }

@@ -33,6 +33,7 @@ import { readOpencode, type OpencodeSession } from './parsers/opencode.js';
 import { readOpencodeStorage, storageSignatures } from './parsers/opencodeLegacy.js';
 import { praisonaiParse } from './parsers/praisonai.js';
 import { readPraisonaiDb } from './parsers/praisonaiDb.js';
+import { MORE_PARSER_VERSION, moreDbReader, moreLineParser } from './moreAgents.js';
 import { hasCjk } from '../store/query.js';
 import { deferFtsIfFirst, fillFts } from './indexDb.js';
 import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
@@ -49,6 +50,7 @@ export const PARSER_VERSION: Record<Agent, number> = {
   // 2: opencode 2.x `session_v2`/`session_message` read (§8.2).
   opencode: 2,
   praisonai: 1,
+  ...MORE_PARSER_VERSION,
 };
 
 /** Whole-document sources above this are skipped with a reason (FAD skips sidecars above 100 MB). */
@@ -116,7 +118,7 @@ interface Parsed {
 function lineParser(agent: Agent, ctx: ParseContext): LineParser {
   if (agent === 'claude') return claudeParser(ctx);
   if (agent === 'codex') return codexParser(ctx);
-  return geminiParser(ctx);
+  return moreLineParser(agent, ctx) ?? geminiParser(ctx);
 }
 
 function mergeProblems(
@@ -152,7 +154,8 @@ function parseFile(
     problems.add('zstd-compressed rollout skipped (Node 20 has no zstd)');
     return { ...base, full: true, offset: 0, nextLine: 0, problems: problems.toJSON() };
   }
-  if (file.format === 'jsonl') {
+  // Aider's Markdown is append-only lines too, handed over raw.
+  if (file.format === 'jsonl' || file.format === 'md') {
     const resume =
       !forceFull &&
       same &&
@@ -198,6 +201,7 @@ function parseFile(
         offset,
         st.size,
         (line, no) => {
+          if (parser.line) return parser.line(line, no);
           const rec = parseRecord(line, p);
           if (rec) parser.record(rec, no);
         },
@@ -594,7 +598,10 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
       const row = getFile.get(file.path) as FileRow | undefined;
       work.push({ file, st, row });
       bytesTotal +=
-        file.format === 'jsonl' && row && row.ino === st.ino && st.size >= row.size
+        (file.format === 'jsonl' || file.format === 'md') &&
+        row &&
+        row.ino === st.ino &&
+        st.size >= row.size
           ? st.size - row.byte_offset
           : st.size;
     }
@@ -640,7 +647,9 @@ function pass(db: Database.Database, opts: IndexOptions): IndexReport {
         report.messages +=
           agent === 'opencode'
             ? indexOpencode(db, writer, file, st, row)
-            : indexPraisonaiDb(db, writer, file, st, row);
+            : agent === 'praisonai'
+              ? indexPraisonaiDb(db, writer, file, st, row)
+              : indexMoreDb(db, writer, file, st, row);
       } else {
         const p = parseFile(file, st, row, chain, forceFull);
         batch.push(p);
@@ -740,7 +749,7 @@ function write(writer: Writer, p: Parsed): number | null {
 
 /** A source whose one file (a database, a directory tree) holds many sessions. */
 interface ManySessions {
-  agent: 'opencode' | 'praisonai';
+  agent: Agent;
   /** The carry key of each session's change mark (kept as it was written, so old indexes read on). */
   key: 'signatures' | 'watermarks';
   /** Added to the file's mtime for the stat check: a change the file's own stat misses. */
@@ -843,6 +852,29 @@ function indexPraisonaiDb(
     },
     // The same session in a JSON file too: the newer copy is the conversation.
     skip: (conv) => writer.newerElsewhere('praisonai', conv, file.path),
+  });
+}
+
+/** A database of an agent of AGENTS.md §9 (Crush, Goose): a change mark per session. */
+function indexMoreDb(
+  db: Database.Database,
+  writer: Writer,
+  file: SourceFile,
+  st: Stats,
+  row: FileRow | undefined,
+): number {
+  const reader = moreDbReader(file.agent);
+  return indexSessions(db, writer, file, st, row, {
+    agent: file.agent,
+    key: 'watermarks',
+    stamp: walSignature(file.path),
+    read: (known, problems) => {
+      if (!reader) {
+        problems.add('no reader for this database');
+        return { sessions: [], marks: known };
+      }
+      return reader(file.path, known, problems);
+    },
   });
 }
 

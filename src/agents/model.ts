@@ -5,7 +5,20 @@
  */
 
 /** The agents lookback indexes besides Hermes, by their one slug each (cass#449). */
-export const AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'praisonai'] as const;
+export const AGENTS = [
+  'claude',
+  'codex',
+  'gemini',
+  'opencode',
+  'praisonai',
+  // AGENTS.md §9: read by src/agents/moreAgents.ts.
+  'qwen',
+  'kimi',
+  'copilot',
+  'aider',
+  'crush',
+  'goose',
+] as const;
 export type Agent = (typeof AGENTS)[number];
 
 export function isAgent(s: string): s is Agent {

@@ -28,9 +28,9 @@ export function agentScroll(ref: AgentRef): string {
 
 /**
  * The agent's own command to continue a conversation, as an argument vector
- * (AGENTS.md; none known for PraisonAI). Claude Code, Gemini CLI and opencode
- * look the session up under the project they are run in: run it in the
- * conversation's working directory.
+ * (AGENTS.md; none known for PraisonAI). Claude Code, Gemini CLI, opencode and
+ * most agents of §9 look the session up under the project they are run in: run
+ * it in the conversation's working directory.
  */
 export function agentResumeArgv(agent: string, sessionId: string): string[] | null {
   switch (agent) {
@@ -42,6 +42,21 @@ export function agentResumeArgv(agent: string, sessionId: string): string[] | nu
       return ['gemini', '--resume', sessionId];
     case 'opencode':
       return ['opencode', '--session', sessionId];
+    // AGENTS.md §9: each run in the conversation's directory.
+    case 'qwen':
+      return ['qwen', '--resume', sessionId];
+    case 'kimi':
+      // A subagent (`<session>/<agent id>`) is resumed through the session it ran in.
+      return ['kimi', '--session', sessionId.split('/')[0]!];
+    case 'copilot':
+      return ['copilot', '--resume', sessionId];
+    case 'crush':
+      return ['crush', '--session', sessionId];
+    case 'goose':
+      return ['goose', 'session', '--resume', '--session-id', sessionId];
+    // Aider has no session ids: it reloads the repository's history file into the chat.
+    case 'aider':
+      return ['aider', '--restore-chat-history'];
     default:
       return null;
   }

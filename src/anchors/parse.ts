@@ -1,4 +1,5 @@
 import { DEFAULT_PROFILE, MAX_SCROLL_WINDOW, MIN_SCROLL_WINDOW } from './format.js';
+import { AGENTS } from '../agents/model.js';
 
 /**
  * Recognises what a person pastes into the search line when they mean "take
@@ -40,7 +41,7 @@ const BARE_VALUE = /[^\s,)}\]]+/y;
 // citation line of a quote, the heading of a copied window); ids may be JSON-quoted.
 const WORDISH = String.raw`("(?:[^"\\\n]|\\.)*"|[^\s"'\x60]+)`;
 const AGENT_SCROLL = new RegExp(
-  String.raw`(?:^|\s|\x60)lookback\s+scroll\s+--agent\s+(claude|codex|gemini|opencode|praisonai)\s+` +
+  String.raw`(?:^|\s|\x60)lookback\s+scroll\s+--agent\s+(${AGENTS.join('|')})\s+` +
     WORDISH +
     String.raw`\s+` +
     WORDISH,
@@ -50,6 +51,11 @@ const AGENT_RESUME: readonly [string, RegExp][] = [
   ['codex', /^codex\s+resume\s+(\S+)$/],
   ['gemini', /^gemini\s+(?:--resume|-r)\s+(\S+)$/],
   ['opencode', /^opencode\s+(?:--session|-s)\s+(\S+)$/],
+  ['qwen', /^qwen\s+(?:--resume|-r)\s+(\S+)$/],
+  ['kimi', /^kimi\s+(?:--session|--resume|-S|-r)\s+(\S+)$/],
+  ['copilot', /^copilot\s+--resume\s+(\S+)$/],
+  ['crush', /^crush\s+(?:--session|-s)\s+(\S+)$/],
+  ['goose', /^goose\s+session\s+--resume\s+--session-id\s+(\S+)$/],
 ];
 
 function word(w: string): string {

@@ -43,7 +43,7 @@ ANCHORS PASTED BY THE USER
 
 OTHER AGENTS
 
-  Without agent, every history on this machine answers: the Hermes store and every other agent whose history is here (Claude Code, Codex, Gemini CLI, opencode, PraisonAI); each result names its agent once others are present. Pass agent="hermes", "claude", "codex", "gemini", "opencode" or "praisonai" to read one history only. Other agents' message ids may be strings: pass them back as around_message_id unchanged.
+  Without agent, every history on this machine answers: the Hermes store and every other agent whose history is here (Claude Code, Codex, Gemini CLI, opencode, PraisonAI, Qwen Code, Kimi CLI, GitHub Copilot CLI, Aider, Crush, Goose); each result names its agent once others are present. Pass agent="hermes", "claude", "codex", "gemini", "opencode", "praisonai", "qwen", "kimi", "copilot", "aider", "crush" or "goose" to read one history only. Other agents' message ids may be strings: pass them back as around_message_id unchanged.
 
 QUERY SYNTAX
 
@@ -108,7 +108,7 @@ export const sessionSearchArgs = z
       'Any shape, Hermes only: the profile whose store to read (the <profile> of an @session:<profile>/<id> link). Omit for the store lookback was started on.',
     ).optional(),
     agent: str(
-      "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
+      "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai, qwen (Qwen Code), kimi (Kimi CLI), copilot (GitHub Copilot CLI), aider, crush, goose or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),
   })
   .strict();

@@ -228,7 +228,7 @@ describe('lookback over other agents', () => {
     const bad = lookback(['search', 'x', '--agent', 'cursor', '--json'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      '--agent takes hermes, claude, codex, gemini, opencode, praisonai or all',
+      '--agent takes hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose or all',
     );
   });
 

@@ -28,5 +28,7 @@ export interface LineParser {
   /** A source spread over several files (a Codex thread's segments): the next file begins. */
   beginFile?(path: string): void;
   record(rec: Record<string, unknown>, lineNo: number): void;
+  /** Set by a parser of lines that are not JSON (Aider's Markdown): it gets each line raw. */
+  line?(line: string, lineNo: number): void;
   finish(): ParseResult;
 }

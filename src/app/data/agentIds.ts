@@ -23,6 +23,12 @@ export const AGENT_TAG: Record<AgentName, string> = {
   gemini: 'gemini',
   opencode: 'opencd',
   praisonai: 'praisn',
+  qwen: 'qwen',
+  kimi: 'kimi',
+  copilot: 'copilt',
+  aider: 'aider',
+  crush: 'crush',
+  goose: 'goose',
 };
 export const AGENT_TAG_WIDTH = 6;
 

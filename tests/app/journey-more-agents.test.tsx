@@ -1,0 +1,163 @@
+/**
+ * Journey: the agents of AGENTS.md §9 in the app, read by the background indexer
+ * (the built dist/agents-worker.js) from sample histories in their own formats
+ * (tests/agents/moreSamples.ts). A search finds each of them beside the others,
+ * the row is tagged, Enter opens the matched message, R resumes it with the
+ * agent's own command in the conversation's directory. (The `agent:` chip is
+ * not wired into the app for any agent yet: src/app/data/filters.ts.)
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENTS } from '../../src/agents/model.js';
+import { agentTag, splitAgentMessageId } from '../../src/app/data/agentIds.js';
+import { focusedMessage } from '../../src/app/geometry/window.js';
+import {
+  AIDER_REPO,
+  GOOSE_CWD,
+  KIMI_CWD,
+  MORE,
+  QWEN_CWD,
+  buildMoreHome,
+} from '../agents/moreSamples.js';
+import { KEY, WIDE, makeStore, startHarness, type Harness } from './harness.js';
+
+let dir: string;
+let home: string;
+let indexFile: string;
+let h: Harness;
+const resumed: { argv: string[]; cwd: string | undefined }[] = [];
+const saved: Record<string, string | undefined> = {};
+const ENV_KEYS = [
+  'HOME',
+  'XDG_DATA_HOME',
+  'XDG_CONFIG_HOME',
+  'QWEN_RUNTIME_DIR',
+  'KIMI_SHARE_DIR',
+  'COPILOT_HOME',
+  'AIDER_CHAT_HISTORY_FILE',
+  'CRUSH_GLOBAL_DATA',
+  'GOOSE_PATH_ROOT',
+];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lookback-more-app-'));
+  home = join(dir, 'home');
+  indexFile = join(dir, 'index', 'agents.db');
+  buildMoreHome(home);
+  // The indexer worker inherits this environment when it starts.
+  for (const k of ENV_KEYS) saved[k] = process.env[k];
+  for (const k of ENV_KEYS) delete process.env[k];
+  process.env.HOME = home;
+  h = await startHarness(makeStore(6), WIDE, {
+    pollMs: 200,
+    resume: (argv, cwd) => void resumed.push({ argv, cwd }),
+    agents: {
+      indexFile,
+      agents: [...AGENTS],
+      indexWorker: resolve(import.meta.dirname, '../../dist/agents-worker.js'),
+      everyMs: 300,
+    },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+  for (const k of ENV_KEYS)
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function indexText(agent: string, nativeId: string, ordinal: number): string {
+  const db = new Database(indexFile, { readonly: true });
+  try {
+    const r = db
+      .prepare(
+        `SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conv_id
+         WHERE c.agent = ? AND c.native_id = ? AND m.ordinal = ?`,
+      )
+      .get(agent, nativeId, ordinal) as { text: string };
+    return r.text;
+  } finally {
+    db.close();
+  }
+}
+
+describe('journey: the agents of §9 in the app', () => {
+  it('a search finds each; the row is tagged; Enter opens the hit; R resumes it there', async () => {
+    const cases: [string, string, string, string, string[], string | null][] = [
+      [
+        'crush',
+        'tiebreaker',
+        MORE.crush,
+        'tiebreaker column',
+        ['crush', '--session', MORE.crush],
+        join(home, 'src', 'api'),
+      ],
+      [
+        'goose',
+        'unify_schemas',
+        MORE.goose,
+        'unify_schemas',
+        ['goose', 'session', '--resume', '--session-id', MORE.goose],
+        GOOSE_CWD,
+      ],
+      ['qwen', 'coupon rate', MORE.qwen, 'coupon rate', ['qwen', '--resume', MORE.qwen], QWEN_CWD],
+      [
+        'kimi',
+        'ROUND_HALF_EVEN',
+        MORE.kimi,
+        'ROUND_HALF_EVEN',
+        ['kimi', '--session', MORE.kimi],
+        KIMI_CWD,
+      ],
+      [
+        'copilot',
+        'renamed',
+        MORE.copilot,
+        'renamed to api-gateway',
+        ['copilot', '--resume', MORE.copilot],
+        '/home/ana/src/infra',
+      ],
+      [
+        'aider',
+        'front matter',
+        AIDER_REPO(home),
+        'front matter',
+        ['aider', '--restore-chat-history'],
+        AIDER_REPO(home),
+      ],
+    ];
+    for (const [agent, query, sid, text, argv, cwd] of cases) {
+      await h.press(KEY.esc, KEY.esc, '/', '\x15');
+      await h.type(query);
+      await h.waitFor(
+        () =>
+          !h.state().results.busy &&
+          h.state().results.forText === query &&
+          h.state().results.items.some((r) => r.agent === agent),
+        `${agent} results for ${query}`,
+        20_000,
+      );
+      const items = h.state().results.items;
+      const at = items.findIndex((r) => r.agent === agent);
+      expect(items[at]!.sessionId).toBe(`${agent}:${sid}`);
+      expect(h.frame()).toContain(`${agentTag(agent)} `);
+      await h.press(KEY.tab);
+      for (let i = 0; i < at; i++) await h.press('j');
+      await h.press(KEY.enter);
+      await h.waitFor(() => h.state().view !== null, `${agent}: the conversation opens`);
+      const focus = focusedMessage(h.state().view!.win)!;
+      expect(focus.id).toBe(items[at]!.messageId);
+      const shown = indexText(agent, sid, splitAgentMessageId(focus.id).ordinal);
+      expect(shown).toContain(text);
+      expect(h.frame()).toContain(shown.split('\n')[0]!.slice(0, 40));
+      resumed.length = 0;
+      await h.press('R');
+      expect(resumed).toEqual([{ argv, cwd: cwd ?? undefined }]);
+    }
+  }, 120_000);
+});
