@@ -62,6 +62,9 @@ const REQUIRED: MirrorColumns = {
   ],
 };
 
+/** How long a sync waits for another lookback process syncing the same mirror. */
+const WRITE_WAIT_MS = 30_000;
+
 /** A column name as the agent writes them: a bare identifier, quoted anyway. */
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const q = (name: string) => `"${name}"`;
@@ -206,7 +209,7 @@ export class HermesMirror {
     const Database = sqlite();
     let db: Database | null = null;
     try {
-      db = new Database(path, { timeout: 5000 });
+      db = new Database(path, { timeout: WRITE_WAIT_MS });
       const has = db
         .prepare(`SELECT 1 FROM sqlite_master WHERE name = 'lookback_mirror'`)
         .pluck()
@@ -237,7 +240,7 @@ export class HermesMirror {
     }
     for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     renameSync(tmp, path);
-    db = new Database(path, { timeout: 5000 });
+    db = new Database(path, { timeout: WRITE_WAIT_MS });
     db.pragma('synchronous = NORMAL');
     return new HermesMirror(path, db, columns, true);
   }
@@ -255,6 +258,22 @@ export class HermesMirror {
   transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Opens a write transaction held across an asynchronous feed's reads
+   * (`applySessions` etc. join it); `commit()` makes all of it visible at once.
+   */
+  begin(): void {
+    if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+  }
+
+  commit(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
   }
 
   private upsert(table: 'sessions' | 'messages', rows: readonly Row[]): number {
