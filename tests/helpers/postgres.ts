@@ -11,7 +11,15 @@
  * structured content re-encoded as the agent's importer does ("\u0001json:").
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +109,7 @@ export function stopServer(): void {
       stdio: 'pipe',
     },
   );
+  rmSync(join(dataDir, '..'), { recursive: true, force: true });
   started = null;
   adminUrl = null;
 }
