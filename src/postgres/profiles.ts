@@ -11,7 +11,14 @@ import { StoreError } from '../store/errors.js';
 import type { LocateInput } from '../store/locate.js';
 import type { PgTarget } from '../store/postgresConfig.js';
 import { allProfiles, postgresOf, type Profile } from '../store/profiles.js';
-import { syncBlocking } from './run.js';
+import { LIVE_SYNC_MS, syncBlocking } from './run.js';
+
+/**
+ * When each mirror was last synced in this process: a burst of calls (an agent's
+ * MCP calls, a link opened right after a search) syncs once a LIVE_SYNC_MS, the
+ * cadence at which the app notices a change anyway.
+ */
+const recent = new Map<string, { at: number; path: string }>();
 
 type Where = Omit<LocateInput, 'db' | 'profile'>;
 
@@ -21,9 +28,16 @@ type Where = Omit<LocateInput, 'db' | 'profile'>;
  * profile (unreachable server, refused login, no schema).
  */
 export function syncPostgresProfile(target: PgTarget, input: Where = {}): string {
+  const cacheDir = lookbackCacheDir(input.env ?? process.env);
+  const key = `${cacheDir}\n${target.url}\n${target.candidates.join(',')}`;
+  const last = recent.get(key);
+  if (last && Date.now() - last.at < LIVE_SYNC_MS) return last.path;
   try {
-    return syncBlocking(target, lookbackCacheDir(input.env ?? process.env)).mirror;
+    const path = syncBlocking(target, cacheDir).mirror;
+    recent.set(key, { at: Date.now(), path });
+    return path;
   } catch (err) {
+    recent.delete(key);
     throw new StoreError((err as Error).message, 'io');
   }
 }

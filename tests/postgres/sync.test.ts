@@ -129,7 +129,7 @@ describe('incremental sync', () => {
     json(['search', 'docker']);
     expect(await schemaDigest(url, schema)).toBe(before);
     const open = await sql(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'lookback'`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'lookback' AND datname = current_database()`,
     );
     expect(open.rows[0].n).toBe(0);
   });
@@ -181,6 +181,19 @@ describe('incremental sync', () => {
       loop.stop();
     }
   }, 60_000);
+});
+
+describe('lookback profiles', () => {
+  it('names the PostgreSQL profile with its database (no password), not its state.db; nothing connects', () => {
+    const r = lookback(['profiles', '--json'], env);
+    expect(r.code).toBe(0);
+    const u = new URL(url);
+    expect(r.json().profiles).toEqual([
+      { name: 'default', path: join(root, 'state.db') },
+      { name: 'local', path: join(root, 'profiles', 'local', 'state.db') },
+      { name: 'team', postgres: `postgresql://postgres@${u.host}${u.pathname}` },
+    ]);
+  });
 });
 
 describe('errors: one line naming the profile', () => {
