@@ -1,5 +1,6 @@
 import { StoreError } from '../store/errors.js';
 import { listProfiles } from '../store/locate.js';
+import { allProfiles, postgresOf } from '../store/profiles.js';
 import type { Json } from '../store/recall.js';
 import { MAX_EXCLUDED } from '../store/filters.js';
 import { answer } from '../recall/answer.js';
@@ -188,9 +189,13 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')}, mcp)`);
   const cmd = first as Subcommand;
   if (cmd === 'profiles') {
-    const profiles = listProfiles();
+    const profiles = profileList();
     if (flags.json) process.stdout.write(JSON.stringify({ success: true, profiles }) + '\n');
-    else for (const p of profiles) process.stdout.write(`${p.name}\t${p.path}\n`);
+    else
+      for (const p of profiles)
+        process.stdout.write(
+          `${p.name}\t${'postgres' in p ? `PostgreSQL ${sanitizeLine(p.postgres)}` : p.path}\n`,
+        );
     return 0;
   }
   if (cmd === 'index' || cmd === 'sources') return indexCommands(cmd, rest, flags);
@@ -237,6 +242,27 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     bar.done();
     set?.close();
   }
+}
+
+/**
+ * `lookback profiles`: the profiles with a store on disk, and those that keep
+ * their sessions in PostgreSQL (with where, password left out, or why it
+ * cannot be reached from the config), never their stale state.db. Nothing connects.
+ */
+function profileList(): ({ name: string; path: string } | { name: string; postgres: string })[] {
+  const onDisk = new Map(listProfiles().map((p) => [p.name, p.path]));
+  const out: ({ name: string; path: string } | { name: string; postgres: string })[] = [];
+  for (const p of allProfiles()) {
+    let where: string | null;
+    try {
+      where = postgresOf(p)?.endpoint ?? null;
+    } catch (err) {
+      where = (err as Error).message;
+    }
+    if (where !== null) out.push({ name: p.name, postgres: where });
+    else if (onDisk.has(p.name)) out.push({ name: p.name, path: onDisk.get(p.name)! });
+  }
+  return out;
 }
 
 /** The `refused` and `skipped` notes of an answer as lines. */

@@ -13,7 +13,8 @@ import { AGENTS, isAgent, type Agent } from '../agents/model.js';
 import { chooseStoreOnDisk } from '../cli/storeChoice.js';
 import { UsageError } from '../cli/usage.js';
 import { StoreError } from '../store/errors.js';
-import { findProfile, readableProfiles, usesPostgres } from '../store/profiles.js';
+import { openableProfile, readableProfiles } from '../postgres/profiles.js';
+import { allProfiles, findProfile } from '../store/profiles.js';
 import { AgentsSource, type AgentsSourceOptions } from './agents.js';
 import type { SourceSet, Skipped } from './answer.js';
 import { HermesSource } from './hermes.js';
@@ -66,10 +67,11 @@ export function agentsFound(env: NodeJS.ProcessEnv, overrides: Overrides = {}): 
 export function profileOpener(ctx: Context): (name: string) => ConversationSource | null {
   const where = { env: ctx.env ?? process.env, home: ctx.home ?? homedir() };
   return (name) => {
-    const p = name === 'default' ? readableProfiles(where)[0] : findProfile(name, where);
-    if (!p) return null;
-    if (usesPostgres(p.home))
-      throw new StoreError(`profile ${name} keeps its sessions in PostgreSQL`, 'not-found');
+    const found = name === 'default' ? allProfiles(where)[0] : findProfile(name, where);
+    if (!found) return null;
+    // A profile on PostgreSQL is read from its mirror, synced first.
+    const p = openableProfile(found, where);
+    if (p.postgres && p.skip) throw new StoreError(p.skip, 'not-found');
     return new HermesSource({ path: p.path, profile: p.name, idleCloseMs: 0 });
   };
 }
