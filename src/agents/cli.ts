@@ -5,6 +5,7 @@
  */
 import { inertJson } from '../cli/commands.js';
 import { printText } from '../cli/text.js';
+import { hookFailure, hookPayload } from '../cli/answerHook.js';
 import { StoreError } from '../store/errors.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -73,6 +74,7 @@ export function runAgents(
       err instanceof StoreError
         ? err.message
         : `unexpected error: ${String((err as Error)?.message ?? err).split('\n')[0]}`;
+    if (hookFailure(message)) return 1;
     if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
     else process.stderr.write(`lookback: ${sanitizeLine(message)}\n`);
     return 1;
@@ -244,7 +246,9 @@ async function answer(
   }
 }
 
-function emit(cmd: string, p: Payload, json: boolean): void {
+function emit(cmd: string, answer: Payload, json: boolean): void {
+  const p = hookPayload(cmd, answer);
+  if (!p) return;
   if (json) {
     process.stdout.write(inertJson(p) + '\n');
     return;
