@@ -7,25 +7,18 @@
  */
 import { inertJson, type Flags } from '../cli/commands.js';
 import { withAnswerHook } from '../cli/answerHook.js';
+import { printText } from '../cli/text.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { hostSummary } from './summary.js';
 import { HostUsageError, checkHostName, hostEnv } from './paths.js';
 import { HostError } from './ssh.js';
+import { splitHostLink, tagHost } from './tag.js';
 import { knownHosts, readState, syncHost } from './sync.js';
 
 export { HostUsageError };
 
 type Payload = Record<string, Json>;
-
-/** A link naming a host: `@session:PROFILE@HOST/ID`. */
-const HOST_LINK = /^@session:([^/@\s]*)@([^/\s]+)\/(\S+)$/;
-
-export function hostLink(link: string, host: string): string {
-  const m = /^@session:(?:([^/\s]+)\/)?(\S+)$/.exec(link);
-  if (!m) return link;
-  return `@session:${m[1] ?? 'default'}@${host}/${m[2]}`;
-}
 
 function say(flags: Flags, line: string): void {
   if (!flags.json) process.stderr.write(`lookback: ${sanitizeLine(line)}\n`);
@@ -147,28 +140,6 @@ async function withEnv<T>(env: NodeJS.ProcessEnv, run: () => Promise<T>): Promis
   }
 }
 
-function tag(p: Payload, host: string, cmd: string, flags: Flags): Payload {
-  const agentFlag = (a: Json | undefined) =>
-    a && a !== 'hermes'
-      ? ` --agent ${String(a)}`
-      : flags.agent && !a
-        ? ` --agent ${flags.agent}`
-        : '';
-  const one = (x: Json): Json => {
-    if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
-    const o: Payload = { ...x, host };
-    if (typeof o.link === 'string') o.link = hostLink(o.link, host);
-    if (cmd === 'search' && o.session_id !== undefined && o.match_message_id !== undefined)
-      o.scroll_command = `lookback scroll --host ${host}${agentFlag(o.agent)} ${JSON.stringify(String(o.session_id))} ${String(o.match_message_id)}`;
-    return o;
-  };
-  const out: Payload = { ...p, host };
-  if (typeof p.link === 'string') out.link = hostLink(p.link, host);
-  if (Array.isArray(p.results)) out.results = p.results.map(one);
-  if (p.session_meta) out.session_meta = one(p.session_meta);
-  return out;
-}
-
 async function ask(
   host: string,
   rest: string[],
@@ -182,7 +153,7 @@ async function ask(
     withAnswerHook(
       {
         payload: (_kind, p) => {
-          payload = tag(p, host, cmd, flags);
+          payload = tagHost(p, host, flags.agent);
           return null;
         },
         failure: (m) => {
@@ -205,10 +176,14 @@ async function recall(
   let args = rest;
   let value = flags.host;
   // A link that names its host answers from that host's mirror.
-  const m = HOST_LINK.exec(rest[0] ?? '');
-  if (m && (cmd === 'scroll' || cmd === 'read')) {
-    args = [`@session:${m[1] || 'default'}/${m[3]}`, ...rest.slice(1)];
-    value = m[2];
+  const link = splitHostLink(rest[0] ?? '');
+  if (link && (cmd === 'scroll' || cmd === 'read')) {
+    if (value !== undefined && value.trim() !== link.host)
+      throw new HostUsageError(
+        `the link names host ${link.host} but --host is ${value}; pass one of them`,
+      );
+    args = [link.link, ...rest.slice(1)];
+    value = link.host;
   }
   const names = hostsOf(value, cmd);
   const all = value?.trim() === 'all';
@@ -254,7 +229,6 @@ async function recall(
   const payload: Payload = errors.length > 0 ? { ...merged, host_errors: errors } : merged;
   if (flags.json) process.stdout.write(inertJson(payload) + '\n');
   else {
-    const { printText } = await import('../cli/text.js');
     printText(cmd, payload);
   }
   return 0;
