@@ -19,6 +19,7 @@ const entries = {
   lookback: 'src/bin.ts',
   'query-worker': 'src/app/worker/entry.ts',
   'agents-worker': 'src/agents/worker.ts',
+  'pg-worker': 'src/postgres/worker.ts',
   lib: 'src/lib.ts',
   bench: 'tests/bench/run.ts',
 };
@@ -32,7 +33,8 @@ const common = {
   legalComments: 'none',
   // Smaller bundles parse faster: the app's first frame is mostly module loading.
   minify: process.env.LOOKBACK_BUILD_MINIFY !== '0',
-  external: ['better-sqlite3', 'react-devtools-core'],
+  // pg-native and pg-cloudflare: optional backends of pg that lookback never loads.
+  external: ['better-sqlite3', 'react-devtools-core', 'pg-native', 'pg-cloudflare'],
   metafile: true,
   logLevel: 'warning',
 };

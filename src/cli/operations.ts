@@ -6,7 +6,8 @@ import { parseAnchor } from '../anchors/parse.js';
 import { StoreError } from '../store/errors.js';
 import { recentAllJson, searchAllJson } from '../store/allProfiles.js';
 import { sessionMeta } from '../store/lineage.js';
-import { findProfile, readableProfiles, usesPostgres, type Profile } from '../store/profiles.js';
+import { openableProfile, readableProfiles } from '../postgres/profiles.js';
+import { allProfiles, findProfile, type Profile } from '../store/profiles.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import { sessionsByPrefix } from '../store/resolve.js';
 import { Store } from '../store/store.js';
@@ -159,10 +160,11 @@ export class Operations {
   }
 
   private inProfile<T>(name: string, fn: (store: Store) => T): T {
-    const p = name === 'default' ? readableProfiles(this.ctx)[0] : findProfile(name, this.ctx);
-    if (!p) throw new StoreError(`no profile named ${name}`, 'not-found');
-    if (usesPostgres(p.home))
-      throw new StoreError(`profile ${name} keeps its sessions in PostgreSQL`, 'not-found');
+    const found = name === 'default' ? allProfiles(this.ctx)[0] : findProfile(name, this.ctx);
+    if (!found) throw new StoreError(`no profile named ${name}`, 'not-found');
+    // A profile on PostgreSQL is read from its mirror, synced first.
+    const p = openableProfile(found, this.ctx);
+    if (p.postgres && p.skip) throw new StoreError(p.skip, 'not-found');
     const store = Store.open(p.path, { profile: p.name, idleCloseMs: 0 });
     try {
       return fn(store);

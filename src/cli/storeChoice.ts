@@ -13,9 +13,11 @@ import {
   activeProfile,
   allProfiles,
   findProfile,
-  usesPostgres,
+  postgresOf,
   type Profile,
 } from '../store/profiles.js';
+import type { PgTarget } from '../store/postgresConfig.js';
+import { syncPostgresProfile } from '../postgres/profiles.js';
 import { homedir } from 'node:os';
 import { UsageError } from './usage.js';
 
@@ -26,6 +28,8 @@ export interface StoreChoice {
   demo: boolean;
   /** Said once (app status line, CLI stderr): why this store and not another. */
   notice?: string;
+  /** The profile keeps its sessions in PostgreSQL: `path` is lookback's mirror, synced just now. */
+  postgres?: PgTarget;
 }
 
 export interface ChoiceFlags {
@@ -53,13 +57,21 @@ function names(profiles: Profile[]): string {
   return profiles.map((p) => p.name).join(', ');
 }
 
-/** A profile whose sessions live in PostgreSQL: its state.db is absent or stale, so say so. */
-function refusePostgres(profile: string, home: string): void {
-  if (usesPostgres(home))
-    throw new StoreError(
-      `profile ${profile} keeps its sessions in PostgreSQL (database.backend in ${home}/config.yaml); lookback reads only SQLite state.db stores`,
-      'not-found',
-    );
+/**
+ * A profile whose sessions live in PostgreSQL: its state.db is absent or stale
+ * and never read. Its rows are synced into lookback's mirror, which is opened
+ * instead, exactly as a state.db; null for a profile on SQLite.
+ */
+function postgresChoice(
+  profile: string,
+  home: string,
+  ctx: { env: NodeJS.ProcessEnv; home: string },
+  notice?: string,
+): StoreChoice | null {
+  const target = postgresOf({ name: profile, home }, ctx);
+  if (!target) return null;
+  const path = syncPostgresProfile(target, ctx);
+  return { path, profile, demo: false, postgres: target, ...(notice ? { notice } : {}) };
 }
 
 export async function chooseStore(
@@ -85,8 +97,7 @@ export function chooseStoreOnDisk(flags: ChoiceFlags, opts: ChoiceOptions = {}):
     const path = resolve(flags.db);
     if (!existsSync(path)) throw new StoreError(`no store at ${path} (${DEMO_HINT})`, 'not-found');
     const profile = profileOfPath(path, profilesRoot(env, home, process.platform));
-    refusePostgres(profile, dirname(path));
-    return { path, profile, demo: false };
+    return postgresChoice(profile, dirname(path), ctx) ?? { path, profile, demo: false };
   }
   if (flags.profile !== undefined && flags.profile !== 'default') {
     const name = flags.profile.trim();
@@ -100,27 +111,31 @@ export function chooseStoreOnDisk(flags: ChoiceFlags, opts: ChoiceOptions = {}):
         `no profile named ${name} (profiles: ${names(allProfiles(ctx))})`,
         'not-found',
       );
-    refusePostgres(name, found.home);
-    return { path: found.path, profile: name, demo: false };
+    return (
+      postgresChoice(name, found.home, ctx) ?? { path: found.path, profile: name, demo: false }
+    );
   }
   let notice: string | undefined;
   if (flags.profile === undefined && !env.HERMES_HOME) {
     const sticky = activeProfile(ctx);
     const found = sticky ? findProfile(sticky, ctx) : null;
     if (found) {
-      refusePostgres(found.name, found.home);
-      return {
-        path: found.path,
-        profile: found.name,
-        demo: false,
-        notice: `profile ${found.name} (active_profile; --profile default reads the default one)`,
-      };
+      const why = `profile ${found.name} (active_profile; --profile default reads the default one)`;
+      return (
+        postgresChoice(found.name, found.home, ctx, why) ?? {
+          path: found.path,
+          profile: found.name,
+          demo: false,
+          notice: why,
+        }
+      );
     }
     if (sticky)
       notice = `active_profile names ${sticky}, which does not exist; reading the default profile`;
   }
   const where = locateStore({ env, home });
-  refusePostgres(where.profile, dirname(where.path));
+  const pg = postgresChoice(where.profile, dirname(where.path), ctx, notice);
+  if (pg) return pg;
   if (!existsSync(where.path)) {
     if (opts.demoWhenMissing && !flags.profile)
       return {

@@ -1,12 +1,14 @@
 /**
  * The agent's profiles on disk (STORE.md "Where the store lives"): which exist,
- * which one is sticky (`active_profile`), and which keep their sessions
- * somewhere lookback cannot read (a PostgreSQL backend).
+ * which one is sticky (`active_profile`), and which keep their sessions in
+ * PostgreSQL (read through lookback's mirror, src/postgres/profiles.ts).
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { StoreError } from './errors.js';
 import { defaultHome, profilesRoot, type LocateInput } from './locate.js';
+import { PgConfigError, postgresConfig, postgresTarget, type PgTarget } from './postgresConfig.js';
 
 /** The agent's rule for profile names. */
 export const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -17,8 +19,10 @@ export interface Profile {
   home: string;
   /** Its SQLite store (which may not exist). */
   path: string;
-  /** Why this profile cannot be read, when it cannot (no store, a PostgreSQL backend). */
+  /** Why this profile cannot be read, when it cannot (no store, an unreachable database). */
   skip?: string;
+  /** Set when the profile keeps its sessions in PostgreSQL: `path` is then lookback's mirror. */
+  postgres?: PgTarget;
 }
 
 interface Where {
@@ -89,47 +93,29 @@ export function activeProfile(input: Omit<LocateInput, 'db' | 'profile'> = {}): 
 }
 
 /**
- * Whether the config.yaml in `home` moves the sessions to PostgreSQL
- * (`database: {backend: postgres}`, in flow or block style). Only this key is
- * looked for, so no YAML parser is needed; anything unreadable counts as no.
+ * Whether the config.yaml in `home` moves the sessions off `state.db`
+ * (`database: {backend: postgres}`, in flow or block style; anything but
+ * absent or `sqlite`). Anything unreadable counts as no.
  */
-export function usesPostgres(home: string): boolean {
-  const file = join(home, 'config.yaml');
-  if (!existsSync(file)) return false;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return false;
-  }
-  const isPg = (v: string) => /^["']?postgres(ql)?["']?$/i.test(v.trim());
-  const lines = text.split(/\r?\n/).map((l) => l.replace(/\s+#.*$/, ''));
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^database:\s*(.*)$/.exec(lines[i]!);
-    if (!m) continue;
-    const rest = m[1]!.trim();
-    if (rest.startsWith('{')) {
-      const b = /(?:^|[{,\s])backend\s*:\s*([^,}]+)/.exec(rest);
-      return b !== null && isPg(b[1]!);
-    }
-    for (let j = i + 1; j < lines.length; j++) {
-      const line = lines[j]!;
-      if (line.trim() === '') continue;
-      if (!/^\s/.test(line)) break;
-      const b = /^\s+backend\s*:\s*(.+)$/.exec(line);
-      if (b) return isPg(b[1]!);
-    }
-    return false;
-  }
-  return false;
+export function usesPostgres(home: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return postgresConfig(home, env) !== null;
 }
 
-/** Every profile with what stops it being read, for `--all-profiles`. */
-export function readableProfiles(input: Omit<LocateInput, 'db' | 'profile'> = {}): Profile[] {
-  return allProfiles(input).map((p) => {
-    if (usesPostgres(p.home))
-      return { ...p, skip: `keeps its sessions in PostgreSQL (${p.home}/config.yaml)` };
-    if (!existsSync(p.path)) return { ...p, skip: `no store at ${p.path}` };
-    return p;
-  });
+/**
+ * The PostgreSQL target of a profile, or null when it is on SQLite. Throws a
+ * StoreError (one line) when its config cannot be followed (no URL, another
+ * backend). `$HERMES_DATABASE_URL` counts only for the process's own home.
+ */
+export function postgresOf(
+  p: Pick<Profile, 'name' | 'home'>,
+  input: Omit<LocateInput, 'db' | 'profile'> = {},
+): PgTarget | null {
+  const w = where(input);
+  const own = p.home === defaultHome(w.env, w.home, w.platform);
+  try {
+    return postgresTarget(p.name, p.home, w.env, own);
+  } catch (err) {
+    if (err instanceof PgConfigError) throw new StoreError(err.message, 'not-found');
+    throw err;
+  }
 }

@@ -1,3 +1,5 @@
+import type { PgTarget } from '../store/postgresConfig.js';
+
 /**
  * What the interactive app is started with. The command line's Flags satisfy it
  * (src/cli/commands.ts passes them); the app side never imports the command line.
@@ -23,4 +25,6 @@ export interface ChosenStore {
   demo: boolean;
   /** Said on the status line at start (why this store). */
   notice?: string;
+  /** The profile keeps its sessions in PostgreSQL: `path` is lookback's mirror, kept in sync while the app runs. */
+  postgres?: PgTarget;
 }

@@ -10,6 +10,8 @@ import os from 'node:os';
 import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { Store } from '../store/store.js';
+import { lookbackCacheDir } from '../paths.js';
+import { LIVE_SYNC_MS, keepSyncing } from '../postgres/run.js';
 import { allProfiles } from '../store/profiles.js';
 import { otherProfiles } from './otherProfiles.js';
 import { App } from '../../components/App.js';
@@ -97,6 +99,18 @@ export async function runApp(flags: Flags): Promise<number> {
     process.stderr.write(`${errorLine(err)}\n`);
     return 1;
   }
+  // A profile on PostgreSQL: its mirror is synced on the app's live cadence, and the
+  // app's own poll of its store notices the mirror's writes as it notices the agent's.
+  let lastSyncError: string | null = null;
+  const pgSync = where.postgres
+    ? keepSyncing(where.postgres, lookbackCacheDir(process.env), LIVE_SYNC_MS, {
+        onSync: () => (lastSyncError = null),
+        onError: (line) => {
+          if (line !== lastSyncError) store.warnings.push(line);
+          lastSyncError = line;
+        },
+      })
+    : null;
   // With --print and stdout captured (`$(lookback --print)`), draw on stderr.
   const out = process.stdout.isTTY || !process.stderr.isTTY ? process.stdout : process.stderr;
   const fd = out === process.stdout ? 1 : 2;
@@ -121,6 +135,7 @@ export async function runApp(flags: Flags): Promise<number> {
         // Tearing down after a crash: restoring the terminal is what matters.
       }
       modes.restore();
+      pgSync?.stop();
       store.close();
       return true;
     };

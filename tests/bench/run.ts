@@ -16,6 +16,7 @@ import { routeQuery } from '../../src/store/query.js';
 import { benchAgents } from './agents.js';
 import { benchApp } from './app.js';
 import { benchMcp } from './mcp.js';
+import { benchPostgres } from './postgres.js';
 import { fmt, median, row } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -24,7 +25,7 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-/** Sections to run, comma-separated (store, first, keys, memory, agents, mcp); all but agents by default. */
+/** Sections to run, comma-separated (store, first, keys, memory, agents, mcp, postgres); all but agents and postgres by default. */
 const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory,mcp').split(','));
 
 function time(fn: () => unknown, runs = RUNS): number {
@@ -190,3 +191,4 @@ if (ONLY.has('agents')) benchAgents(ROOT, BENCH_DIR, RUNS);
 
 // Recall over MCP: per-call latency beside the in-process call, memory over 10,000 calls.
 if (ONLY.has('mcp')) await benchMcp({ root: ROOT, store: storeFor(30), runs: RUNS });
+if (ONLY.has('postgres')) await benchPostgres({ store: storeFor(30), dir: BENCH_DIR, runs: RUNS });

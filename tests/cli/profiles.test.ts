@@ -73,7 +73,7 @@ describe('--all-profiles', () => {
       { profile: 'fresh', error: `no store at ${hermes('profiles', 'fresh', 'state.db')}` },
       {
         profile: 'pg',
-        error: `keeps its sessions in PostgreSQL (${hermes('profiles', 'pg')}/config.yaml)`,
+        error: `profile pg keeps its sessions in PostgreSQL, but HERMES_DATABASE_URL was not found in ${hermes('profiles', 'pg')}/.env`,
       },
     ]);
   });
@@ -153,8 +153,8 @@ describe('which store without --db or --profile', () => {
 });
 
 describe('a profile whose sessions live in PostgreSQL', () => {
-  it('says so in one line instead of listing its stale state.db', () => {
-    const msg = `profile pg keeps its sessions in PostgreSQL (database.backend in ${hermes('profiles', 'pg')}/config.yaml); lookback reads only SQLite state.db stores`;
+  it('without its URL: says so in one line instead of listing its stale state.db', () => {
+    const msg = `profile pg keeps its sessions in PostgreSQL, but HERMES_DATABASE_URL was not found in ${hermes('profiles', 'pg')}/.env`;
     const r = lookback(['recent', '--profile', 'pg'], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

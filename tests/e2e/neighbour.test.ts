@@ -94,7 +94,7 @@ describe.skipIf(!TMUX)('a good neighbour in a real terminal (tmux)', () => {
     await t.waitFor('the shell back', (s) => !appDrawn(s) && s.trimEnd().endsWith(PROMPT));
   }, 60_000);
 
-  it('a profile whose sessions live in PostgreSQL: one line, exit 1, nothing drawn', async () => {
+  it('a profile on PostgreSQL whose URL cannot be found: one line, exit 1, nothing drawn', async () => {
     const pg = join(dir, '.hermes', 'profiles', 'pg');
     mkdirSync(pg, { recursive: true });
     copyFileSync(join(FIXTURE_DIR, 'hermes-v6.db'), join(pg, 'state.db'));
@@ -105,7 +105,7 @@ describe.skipIf(!TMUX)('a good neighbour in a real terminal (tmux)', () => {
     const screen = await t.waitFor('the exit code', (s) => /EXIT=\d/.test(s));
     // The line is longer than the pane: join the wrapped rows back.
     expect(screen.replace(/\n/g, '')).toContain(
-      `lookback: profile pg keeps its sessions in PostgreSQL (database.backend in ${pg}/config.yaml); lookback reads only SQLite state.db stores`,
+      `lookback: profile pg keeps its sessions in PostgreSQL, but HERMES_DATABASE_URL was not found in ${pg}/.env`,
     );
     expect(screen).toContain('EXIT=1');
     expect(screen).not.toContain('Recent');

@@ -61,7 +61,9 @@ describe('otherProfiles', () => {
       }
     };
     expect(why('nosuch')).toBe('no profile "nosuch"');
-    expect(why('pg')).toMatch(/^keeps its sessions in PostgreSQL/);
+    expect(why('pg')).toBe(
+      `profile pg keeps its sessions in PostgreSQL, but HERMES_DATABASE_URL was not found in ${join(root, 'profiles/pg')}/.env`,
+    );
     expect(why('empty')).toMatch(/^no store at /);
   });
 });
