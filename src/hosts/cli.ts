@@ -76,6 +76,8 @@ async function sync(rest: string[], flags: Flags): Promise<number> {
         listing_bytes: r.files.listingBytes,
         file_bytes: r.files.dataBytes,
         hermes_bytes: r.hermes.bytes,
+        transfer_ms: r.transferMs,
+        index_ms: r.indexMs,
         ms: r.ms,
       };
       results.push(row);

@@ -80,6 +80,10 @@ export interface SyncReport {
   hermes: HermesReport;
   indexed: { parsed: number; messages: number };
   bytes: number;
+  /** Listing and reading over ssh (into the mirror). */
+  transferMs: number;
+  /** Indexing the mirror's agent files. */
+  indexMs: number;
   ms: number;
 }
 
@@ -109,6 +113,8 @@ export async function syncHost(
     for (const rel of new Set([...Object.keys(state.hermes), ...hermes.stores.map((s) => s.store)]))
       if (existsSync(join(home, rel))) stores[rel] = hermes.digests[rel] ?? '';
     state.hermes = stores;
+    const transferMs = Math.round(performance.now() - t0);
+    const t1 = performance.now();
     const hEnv = hostEnv(host, env);
     const opened = openIndex(indexPath(hEnv));
     let indexed = { parsed: 0, messages: 0 };
@@ -127,6 +133,8 @@ export async function syncHost(
       hermes,
       indexed,
       bytes: files.listingBytes + files.dataBytes + hermes.bytes,
+      transferMs,
+      indexMs: Math.round(performance.now() - t1),
       ms: Math.round(performance.now() - t0),
     };
   } catch (err) {
