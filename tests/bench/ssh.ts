@@ -100,6 +100,8 @@ export async function benchSsh(): Promise<void> {
         maxBuffer: 64 << 20,
       });
       const wall = performance.now() - t;
+      if (!r.stdout)
+        throw new Error(`sync printed nothing (exit ${r.status}, ${r.signal}): ${r.stderr}`);
       const h = (JSON.parse(r.stdout) as { hosts: Record<string, number>[] }).hosts[0]!;
       if (!h['success']) throw new Error(`sync failed: ${r.stdout}`);
       return { ...h, wall } as Record<string, number>;

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { lookback } from '../helpers/cli.js';
+import { call, startServer } from '../mcp/client.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { chownHome, ownedTemp, startSshd, type Sshd } from '../helpers/sshd.js';
 import { IDS, claudeFiles, codexFiles, hashTree } from '../agents/samples.js';
@@ -134,6 +135,32 @@ describe('lookback sync --host over a real sshd', () => {
     const profile = json(['recent', '--host', 'remote-box', '--profile', 'work']);
     expect(profile.code, profile.stderr).toBe(0);
     expect((profile.body.results as Obj[]).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('answers MCP session_search with host=, and a host link alone', async () => {
+    const server = await startServer([], { XDG_CACHE_HOME: cache, HOME: env.HOME! });
+    try {
+      const found = await call(server, { host: 'remote-box', query: 'postgres connection pool' });
+      expect(found.isError, found.text).toBe(false);
+      const hit = (found.json.results as Obj[])[0]!;
+      expect(hit.host).toBe('remote-box');
+      expect(String(hit.snippet).toLowerCase()).toContain('postgres');
+      const read = await call(server, { session_id: String(hit.link) });
+      expect(read.isError, read.text).toBe(false);
+      expect(read.json.host).toBe('remote-box');
+      expect(read.json.session_id).toBe(hit.session_id);
+      const claude = await call(server, {
+        host: 'remote-box',
+        agent: 'claude',
+        query: 'double-charge',
+      });
+      expect((claude.json.results as Obj[])[0]!.session_id).toBe(IDS.claude);
+      const never = await call(server, { host: 'never-synced-box' });
+      expect(never.isError).toBe(true);
+      expect(never.text).toContain('never-synced-box has not been synced');
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 
   it('moves only the new bytes on a second sync', () => {
