@@ -21,6 +21,8 @@ const HELP = `
     $ lookback profiles [--json]                                        profiles with a store
     $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]  index other agents' histories
     $ lookback sources [--json]                                         what was found, indexed, unreadable
+    $ lookback sync --host NAME|all [--json]                            read another machine's histories over ssh
+    $ lookback hosts [--json]                                           the machines synced, what each holds
     $ lookback mcp [--db PATH | --profile NAME | --demo]                session_search for any agent (MCP on stdio)
 
   SESSION_ID may be a link (@session:PROFILE/ID, read from that profile's
@@ -36,6 +38,9 @@ const HELP = `
                      aider, crush, goose, or all; anchors of other
                      agents are their own ids: lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
+    --host NAME|all  recent/search/scroll/read over a machine synced with
+                     lookback sync --host NAME (an ssh destination, e.g. an alias
+                     from ~/.ssh/config), or over every synced machine
     --demo           open (creating it if needed) a generated demo store
     --json           print the agent's session_search JSON shapes
     --print[=WHAT]   (app) at exit print on stdout the last copied anchor (anchor,
@@ -74,6 +79,7 @@ const FLAGS = {
   source: { type: 'string' },
   cwd: { type: 'string' },
   model: { type: 'string' },
+  host: { type: 'string' },
   help: { type: 'boolean', shortFlag: 'h', default: false },
 } as const;
 

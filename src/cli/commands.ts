@@ -19,6 +19,7 @@ import { lazy } from './lazy.js';
 import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
 import { loadApp } from './lazyApp.js';
 import { UsageError } from './usage.js';
+import { hookFailure, hookPayload } from './answerHook.js';
 
 export { UsageError };
 
@@ -44,9 +45,11 @@ export interface Flags {
   sort?: string | undefined;
   roles?: string | undefined;
   window?: string | undefined;
+  /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
+  host?: string | undefined;
 }
 
-type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources'>;
+type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources' | 'sync' | 'hosts'>;
 export type { Recall };
 
 /** The roles a message can have in the agent's store. */
@@ -164,7 +167,9 @@ async function selection(flags: Flags): Promise<Selection> {
 
 export { inertJson };
 
-function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): void {
+function emit(flags: Flags, kind: Subcommand, answer: Record<string, Json>): void {
+  const payload = hookPayload(kind, answer);
+  if (!payload) return;
   if (flags.json) process.stdout.write(inertJson(payload) + '\n');
   else printText(kind, payload);
 }
@@ -188,6 +193,18 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   if (!(SUBCOMMANDS as readonly string[]).includes(first))
     throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')}, mcp)`);
   const cmd = first as Subcommand;
+  // Other machines (src/hosts): `sync`, `hosts`, and `--host` on the recall commands.
+  const hostLink =
+    (cmd === 'scroll' || cmd === 'read') && /^@session:[^/@\s]*@[^/\s]+\//.test(rest[0] ?? '');
+  if (cmd === 'sync' || cmd === 'hosts' || flags.host !== undefined || hostLink) {
+    const { runHosts, HostUsageError } = await lazy.hosts();
+    try {
+      return await runHosts(cmd, rest, flags, (f, args) => runCommand([cmd, ...args], f));
+    } catch (err) {
+      if (err instanceof HostUsageError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
   if (cmd === 'profiles') {
     const profiles = profileList();
     if (flags.json) process.stdout.write(JSON.stringify({ success: true, profiles }) + '\n');
@@ -235,6 +252,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
       err instanceof StoreError
         ? err.message
         : `unexpected error: ${(err as Error)?.message ?? err}`;
+    if (hookFailure(message)) return 1;
     if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
     else process.stderr.write(`lookback: ${sanitizeLine(message)}\n`);
     return 1;

@@ -13,4 +13,5 @@ export const LAZY_KEY = 'lookback.lazy';
 export const lazy = {
   mcp: () => import('../mcp/server.js'),
   agents: () => import('./agents.js'),
+  hosts: () => import('../hosts/cli.js'),
 };

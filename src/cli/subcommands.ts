@@ -7,6 +7,8 @@ export const SUBCOMMANDS = [
   'profiles',
   'index',
   'sources',
+  'sync',
+  'hosts',
 ] as const;
 
 export type Subcommand = (typeof SUBCOMMANDS)[number];

@@ -16,6 +16,7 @@ import type { Store } from '../store/store.js';
 import { parseWhen } from '../store/time.js';
 import type { Filters } from '../store/types.js';
 import type { AgentIndex } from './agents.js';
+import { splitHostLink, tagHost } from '../hosts/tag.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
 
@@ -144,10 +145,26 @@ export function planCall(args: SessionSearchArgs): Plan {
 export interface Sources {
   stores: StoreRegistry;
   agents: AgentIndex;
+  /** Another machine's mirror (src/hosts); throws a ToolError for a host never synced. */
+  host?: (name: string) => Sources;
+  closeHosts?: () => void;
 }
 
 /** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
 export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<string, Json> {
+  // Another machine: the same call over its mirror, the answer tagged with it.
+  const link = args.session_id ? splitHostLink(args.session_id) : null;
+  if (link && args.host !== undefined && args.host.trim() !== link.host)
+    throw new ToolError(
+      `session_id is a link to host "${link.host}" but host is "${args.host}"; pass one of them`,
+    );
+  const host = link?.host ?? args.host?.trim();
+  if (host !== undefined && host !== '') {
+    if (!from.host) throw new ToolError('host: this server reads no other machine');
+    const { host: _h, ...rest } = args;
+    const local = link ? { ...rest, session_id: link.link } : rest;
+    return tagHost(sessionSearch(local, from.host(host)), host, args.agent);
+  }
   const plan = planCall(args);
   const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
   const agents: Agent[] =

@@ -107,6 +107,9 @@ export const sessionSearchArgs = z
     profile: str(
       'Any shape, Hermes only: the profile whose store to read (the <profile> of an @session:<profile>/<id> link). Omit for the store lookback was started on.',
     ).optional(),
+    host: str(
+      "Any shape: another machine, synced with `lookback sync --host NAME` (an ssh destination): read its mirrored histories (Hermes and the other agents) instead of this machine's. An @session:<profile>@<host>/<id> link names its host itself.",
+    ).optional(),
     agent: str(
       "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai, qwen (Qwen Code), kimi (Kimi CLI), copilot (GitHub Copilot CLI), aider, crush, goose or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),

@@ -104,6 +104,7 @@ describe('the handshake', () => {
       'before',
       'exclude_session_ids',
       'profile',
+      'host',
       'agent',
     ]);
     expect(props.around_message_id).toMatchObject({
