@@ -21,6 +21,7 @@ const entries = {
   'agents-worker': 'src/agents/worker.ts',
   lib: 'src/lib.ts',
   bench: 'tests/bench/run.ts',
+  'bench-recall': 'tests/bench/recall/run.ts',
 };
 
 rmSync('dist', { recursive: true, force: true });
