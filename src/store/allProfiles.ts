@@ -3,6 +3,7 @@
  * each store answers on its own, then the answers are merged by the same
  * ordering rules, every row carrying its `profile` and a `link` that names it.
  */
+import { RELAXED_ALL, RELAXED_REST } from './relaxed.js';
 import { StoreError } from './errors.js';
 import type { Profile } from './profiles.js';
 import { recentJson, searchJson, type Json } from './recall.js';
@@ -123,7 +124,12 @@ export function searchAllJson(
     for (let i = 0; lists.some((l) => i < l.length); i++)
       for (const l of lists) if (i < l.length) results.push(l[i]!);
   }
-  results = results.slice(0, limit);
+  // Exact hits of every profile before any relaxed one (they are listed apart).
+  results = [
+    ...results.filter((r) => r.match !== 'relaxed'),
+    ...results.filter((r) => r.match === 'relaxed'),
+  ].slice(0, limit);
+  const loose = results.filter((r) => r.match === 'relaxed').length;
   const warnings = answers
     .filter((a) => typeof a.answer.warning === 'string')
     .map((a) => `${a.profile}: ${String(a.answer.warning)}`);
@@ -141,6 +147,12 @@ export function searchAllJson(
             typeof first?.message === 'string' ? first.message : 'No matching sessions found.',
         }
       : { sessions_searched: results.length }),
+    ...(loose > 0
+      ? {
+          relaxed_count: loose,
+          message: loose === results.length ? RELAXED_ALL : RELAXED_REST,
+        }
+      : {}),
     ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
     ...extras(profiles, skipped),
   };

@@ -111,9 +111,9 @@ function ftsParts(match: string): Parts | null {
     }
     const s = stem(word);
     const term = s.length >= MIN_STEM || prefix ? `"${s}"*` : `"${s}"`;
-    if (s !== word.toLowerCase() || (!prefix && term.endsWith('*'))) parts.changed = true;
     if (!parts.optional.includes(term)) parts.optional.push(term);
   }
+  // Stems alone do not make a relaxed query: one word stays the exact search it is.
   if (parts.optional.length > 1) parts.changed = true;
   parts.optional = parts.optional.slice(0, MAX_TERMS);
   return parts;
