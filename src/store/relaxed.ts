@@ -72,7 +72,7 @@ export function stem(word: string): string {
 
 /** A word the user typed as an identifier: kept required and exact. */
 function exactWord(w: string): boolean {
-  return /[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/.test(w);
+  return /[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z]\d|\d[A-Za-z]/.test(w);
 }
 
 interface Parts {
