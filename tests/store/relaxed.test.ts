@@ -20,6 +20,7 @@ import { AGENTS } from '../../src/agents/model.js';
 import { searchAgentsJson } from '../../src/agents/recall.js';
 import { buildStore } from '../helpers/stores.js';
 import { lookback } from '../helpers/cli.js';
+import { call, startServer } from '../mcp/client.js';
 
 const fts = (q: string) => relaxedRoute(routeQuery(q, { fts: true, trigram: true }));
 
@@ -134,6 +135,25 @@ describe('relaxed hits over a Hermes store', () => {
     expect(sep).toBeGreaterThan(0);
     expect(lines.slice(0, sep).join('\n')).toContain('SKIP LOCKED');
     expect(lines.slice(sep).join('\n')).toContain('connection pool exhausted');
+  });
+});
+
+describe('relaxed hits through MCP', () => {
+  it('come marked from a real `lookback mcp` server', async () => {
+    const server = await startServer(['--db', store()]);
+    try {
+      const r = await call(server, { query: 'where did we put the queue in postgres', limit: 5 });
+      expect(r.isError).toBe(false);
+      const rows = r.json.results as Record<string, unknown>[];
+      expect(rows.map((x) => [x.session_id, x.match])).toEqual([
+        ['queue', 'relaxed'],
+        ['pool', 'relaxed'],
+      ]);
+      expect(r.json.message).toBe(RELAXED_ALL);
+      expect(r.json.relaxed_count).toBe(2);
+    } finally {
+      await server.close();
+    }
   });
 });
 
