@@ -38,8 +38,9 @@ export function resultLines(
   width: number,
   now: number,
 ): [Line, Line] {
+  // A relaxed row holds no exact hit to count.
   const countText =
-    r.kind === 'hit'
+    r.kind === 'hit' && !r.relaxed
       ? hits === undefined
         ? ''
         : plural(hits, 'hit')
