@@ -38,8 +38,9 @@ export function resultLines(
   width: number,
   now: number,
 ): [Line, Line] {
+  // A relaxed row holds no exact hit to count.
   const countText =
-    r.kind === 'hit'
+    r.kind === 'hit' && !r.relaxed
       ? hits === undefined
         ? ''
         : plural(hits, 'hit')
@@ -54,7 +55,12 @@ export function resultLines(
     (r.agent !== undefined ? `${agentTag(r.agent)} ` : '') +
     (r.profile !== undefined ? `${profileTag(r.profile, width)} ` : '');
   // A fixed cell: titles start at the same column with or without the live marker.
-  const live = isLive(r.live, r.when, now) ? `${glyph.live} ` : '  ';
+  // A relaxed hit (not every word) is marked in the same cell.
+  const live = isLive(r.live, r.when, now)
+    ? `${glyph.live} `
+    : r.relaxed
+      ? `${glyph.relaxed} `
+      : '  ';
   const leadW = displayWidth(lead);
   const room = Math.max(1, width - leadW - displayWidth(live) - displayWidth(right) - 1);
   const title = truncate(r.title, room);
@@ -63,7 +69,7 @@ export function resultLines(
   );
   const first: Span[] = [
     { text: lead, tone: 'accent' },
-    { text: live, tone: 'live' },
+    { text: live, tone: r.relaxed && live.startsWith(glyph.relaxed) ? 'dim' : 'live' },
     { text: title, ...(selected ? { tone: 'accent' as const, bold: true } : {}) },
     { text: pad },
     { text: right, tone: 'dim' },
@@ -90,7 +96,15 @@ function title(p: ResultsPaneProps): string {
       ? `${formatCount(p.items.length)} of ${formatCount(p.total)}${p.capped ? '+' : ''} ${unit}`
       : plural(p.items.length, hit ? 'session' : 'match', unit);
   const every = p.everyProfile ? ' · every profile' : '';
-  return `${what}: ${n}${every}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
+  // Relaxed hits follow the exact ones; the title says what they are (≈ marks each).
+  const loose = p.items.filter((r) => r.relaxed).length;
+  const relaxed =
+    loose === 0
+      ? ''
+      : loose === p.items.length
+        ? ` · ${glyph.relaxed} no conversation has every word; closest first`
+        : ` · ${glyph.relaxed} ${formatCount(loose)} without every word, closest first`;
+  return `${what}: ${n}${every}${relaxed}${p.busy ? ' · searching…' : ''}${p.path === 'like' ? ' · substring scan' : ''}`;
 }
 
 function ResultsPaneView(p: ResultsPaneProps): React.JSX.Element {

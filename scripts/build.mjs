@@ -22,6 +22,7 @@ const entries = {
   'pg-worker': 'src/postgres/worker.ts',
   lib: 'src/lib.ts',
   bench: 'tests/bench/run.ts',
+  'bench-recall': 'tests/bench/recall/run.ts',
 };
 
 rmSync('dist', { recursive: true, force: true });

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from '../store/errors.js';
 import { quoteAllTerms, routeQuery, type Route } from '../store/query.js';
+import { RELAXED_ALL, RELAXED_REST, relaxedRoute } from '../store/relaxed.js';
 import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
@@ -238,7 +239,11 @@ export function searchAgentsJson(
     if (!match) return empty(`${NO_MATCH} (the query could not be parsed)`);
     found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
   }
-  if (found.length === 0) return empty(NO_MATCH + missHint(db, route, match, agents, opts));
+  // The relaxed leg (src/store/relaxed.ts), as over the Hermes store: the rest of a
+  // short page from BM25 over any of the words, closest first, after the exact hits.
+  const loose = found.length < opts.limit ? relaxedAgentHits(db, route, agents, opts, found) : null;
+  if (found.length === 0 && !loose)
+    return empty(NO_MATCH + missHint(db, route, match, agents, opts));
   const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
   const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
   const snippets = indexSnippets(
@@ -247,7 +252,17 @@ export function searchAgentsJson(
     match,
     found.map((h) => h.id),
   );
-  const results = found.map((h) => {
+  const looseSnippets = loose
+    ? indexSnippets(
+        db,
+        loose.route,
+        loose.route.match,
+        loose.hits.map((h) => h.id),
+      )
+    : new Map<number, string>();
+  const all = [...found, ...(loose?.hits ?? [])];
+  const results = all.map((h, i) => {
+    const relaxed = i >= found.length;
     const c = convStmt.get(h.conv_id) as ConvRow;
     const m = msgStmt.get(h.id) as MsgRow;
     const view = anchoredView(db, m, opts.all);
@@ -259,7 +274,7 @@ export function searchAgentsJson(
       title: c.title,
       matched_role: m.role,
       match_message_id: m.anchor,
-      snippet: snippet(route, snippets, m),
+      snippet: relaxed ? (looseSnippets.get(m.id) ?? '') : snippet(route, snippets, m),
       bookend_start: view.bookend_start.map((x) => shape(x)),
       messages: view.messages.map((x) => shape(x, m.anchor)),
       bookend_end: view.bookend_end.map((x) => shape(x)),
@@ -270,6 +285,7 @@ export function searchAgentsJson(
     if (c.parent_native_id) entry.parent_session_id = c.parent_native_id;
     if (c.gone) entry.gone = true;
     if ((m.flags ?? 0) & TAKEN_BACK) entry.taken_back = true;
+    if (relaxed) entry.match = 'relaxed';
     return entry;
   });
   return {
@@ -279,6 +295,12 @@ export function searchAgentsJson(
     results,
     count: results.length,
     sessions_searched: results.length,
+    ...(loose
+      ? {
+          relaxed_count: loose.hits.length,
+          message: found.length === 0 ? RELAXED_ALL : RELAXED_REST,
+        }
+      : {}),
   };
 }
 
@@ -307,6 +329,30 @@ function missHint(
   if (!opts.all && probe({ ...opts, all: true }))
     return ' Messages that were taken back (rewound, reverted) match: add --all (H in the app).';
   return '';
+}
+
+/** The relaxed hits of conversations the exact ones do not hold, closest first; null if none. */
+function relaxedAgentHits(
+  db: Database.Database,
+  route: Exclude<Route, { kind: 'empty' }>,
+  agents: readonly Agent[],
+  opts: AgentSearchOptions,
+  exact: readonly Hit[],
+): { route: Extract<Route, { kind: 'fts' | 'trigram' }>; hits: Hit[] } | null {
+  const loose = relaxedRoute(route);
+  if (!loose || (loose.kind !== 'fts' && loose.kind !== 'trigram')) return null;
+  const seen = new Set(exact.map((h) => h.conv_id));
+  const wide: AgentSearchOptions = { ...opts, sort: 'relevance', limit: opts.limit + exact.length };
+  let more: Hit[];
+  try {
+    more = bestPerConversation((n) => hits(db, loose, loose.match, agents, wide, n), wide.limit);
+  } catch (err) {
+    // Our own query should always parse; if FTS5 disagrees, the exact answer stands alone.
+    if (/fts5|syntax/i.test(String((err as Error).message))) return null;
+    throw err;
+  }
+  const fresh = more.filter((h) => !seen.has(h.conv_id)).slice(0, opts.limit - exact.length);
+  return fresh.length === 0 ? null : { route: loose, hits: fresh };
 }
 
 /** The snippet comes from the hit's own row, never from another message. */

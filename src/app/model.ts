@@ -72,6 +72,8 @@ export interface ResultItem {
   agent?: string;
   /** The Hermes profile; set only in the every-profile view (see SessionRow.profile). */
   profile?: string;
+  /** A relaxed hit (not every word; closest first), listed after every exact one. */
+  relaxed?: boolean;
 }
 
 export interface MarkRef {

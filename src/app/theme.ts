@@ -152,4 +152,6 @@ export const glyph = {
   expanded: '▾',
   tool: '⚙',
   cursor: '▌',
+  /** A relaxed hit: the conversation holds only some of the words. */
+  relaxed: '≈',
 } as const;

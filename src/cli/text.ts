@@ -63,7 +63,12 @@ export function printText(kind: string, p: Obj): void {
       // A degraded search (damaged or stale index) says so on stderr, leaving stdout to the results.
       if (p.warning) process.stderr.write(`lookback: warning: ${one(p.warning)}\n`);
       if (results.length === 0) out(one(p.message) || 'No matching sessions found.');
-      for (const r of results) {
+      for (const [i, r] of results.entries()) {
+        // Relaxed hits follow the exact ones under a line that says what they are.
+        if (r.match === 'relaxed' && results[i - 1]?.match !== 'relaxed')
+          out(
+            `── ${one(p.message) || 'No other conversation has every word; closest first.'} ──\n`,
+          );
         const where = r.profile === undefined ? '' : ` · profile ${one(r.profile)}`;
         const other = typeof r.agent === 'string' && r.agent !== 'hermes' ? one(r.agent) : null;
         out(

@@ -20,7 +20,7 @@ CALLING SHAPES (chosen by which arguments you pass; there is no mode argument)
 
   1) DISCOVER: pass \`query\`.
      session_search(query="billing migration", limit=3)
-     Finds the conversations whose messages match, one result per conversation, best first. Each result has session_id, title, when, source, snippet (the match, marked >>> <<<), match_message_id, the messages around the match (the match flagged "anchor": true), the first and last messages of the conversation (bookend_start, bookend_end) and messages_before / messages_after.
+     Finds the conversations whose messages match, one result per conversation, best first. Each result has session_id, title, when, source, snippet (the match, marked >>> <<<), match_message_id, the messages around the match (the match flagged "anchor": true), the first and last messages of the conversation (bookend_start, bookend_end) and messages_before / messages_after. When fewer than \`limit\` conversations hold every word, the rest are the closest ones holding only some of the words: listed after the exact ones, each marked "match": "relaxed", with relaxed_count and a message saying so.
 
   2) SCROLL: pass \`session_id\` + \`around_message_id\`.
      session_search(session_id="20260301_120000_ab12cd", around_message_id=4211, window=5)

@@ -11,6 +11,7 @@
  * source's own JSON, byte for byte the agent's `session_search` shape.
  */
 import { StoreError } from '../store/errors.js';
+import { RELAXED_ALL, RELAXED_REST } from '../store/relaxed.js';
 import type { Json } from '../store/recall.js';
 import { filtersAsked, type Call } from './call.js';
 import { merge, perSource, type MergeOrder } from './merge.js';
@@ -192,13 +193,28 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
       : call.sort === 'newest' || call.sort === 'oldest'
         ? call.sort
         : 'turns';
-  const rows = merge(
-    got.map((g) => g.v.rows),
+  const by = { at: (r: Row) => r.at, pinned: (r: Row) => r.pinned };
+  // Relaxed hits (src/store/relaxed.ts) of every source come after every exact hit,
+  // listed apart, never mixed: the exact lists merge, then the relaxed ones by turns.
+  const loose = (r: Row) => r.json.match === 'relaxed';
+  const exact = merge(
+    got.map((g) => g.v.rows.filter((r) => !loose(r))),
     order,
-    { at: (r) => r.at, pinned: (r) => r.pinned },
-    call.limit,
-    offset,
+    by,
+    call.limit + offset,
+    0,
   );
+  const rows = [
+    ...exact,
+    ...merge(
+      got.map((g) => g.v.rows.filter(loose)),
+      'turns',
+      by,
+      call.limit + offset,
+      0,
+    ),
+  ].slice(offset, offset + call.limit);
+  const looseCount = rows.filter(loose).length;
   const results = shaped(call, rows, set.sources) as Json[];
   const hermesOnly = set.sources.every((s) => s.id.kind === 'hermes');
   const profiles: Payload = hermesOnly
@@ -237,6 +253,12 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
       ...(results.length === 0
         ? { message: typeof first.message === 'string' ? first.message : NO_MATCH }
         : { sessions_searched: results.length }),
+      ...(looseCount > 0
+        ? {
+            relaxed_count: looseCount,
+            message: looseCount === results.length ? RELAXED_ALL : RELAXED_REST,
+          }
+        : {}),
       ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
       ...profiles,
     },

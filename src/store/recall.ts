@@ -153,8 +153,13 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
     };
     if (r.parent_session_id) entry.parent_session_id = r.parent_session_id;
     entry.link = sessionLink(store, r.session_id);
+    // Only on relaxed hits (no conversation had every word): exact hits keep the agent's shape.
+    if (r.match === 'relaxed') entry.match = 'relaxed';
     return entry;
   });
+  const relaxed: Record<string, Json> = answer.relaxed
+    ? { relaxed_count: answer.relaxed.count, message: answer.relaxed.message }
+    : {};
   return {
     success: true,
     mode: 'discover',
@@ -163,6 +168,7 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
     results,
     count: results.length,
     sessions_searched: results.length,
+    ...relaxed,
     ...warning,
   };
 }

@@ -15,6 +15,7 @@ import { oneLine } from './errors.js';
 import { filterSessionsSql, lineageExcluder, type SessionFilter } from './filters.js';
 import { indexStatus } from './indexStatus.js';
 import { perCommit } from './perCommit.js';
+import { RELAXED_ALL, RELAXED_REST, relaxedRoute } from './relaxed.js';
 import type {
   AnchoredView,
   Filters,
@@ -456,7 +457,7 @@ export function discover(store: Store, query: string, opts: SearchOptions = {}):
     // A Latin query the default tokenizer missed may sit glued to CJK text (`修改youer服务端`):
     // the agent retries it on the trigram index.
     if (
-      answer.results.length === 0 &&
+      answer.results.every((r) => r.match === 'relaxed') &&
       route.kind === 'fts' &&
       trigramUsable(store, base.roles, base.all) &&
       !hasCjk(q) &&
@@ -471,7 +472,7 @@ export function discover(store: Store, query: string, opts: SearchOptions = {}):
         markers,
         ctx,
       );
-      if (retry.results.length > 0) return retry;
+      if (retry.results.some((r) => r.match !== 'relaxed')) return retry;
     }
     return answer;
   });
@@ -655,14 +656,30 @@ function discoverWith(
         hits,
       ).hits;
   }
+  const relaxed =
+    opts.relaxed !== false && hits.size < limit && !status?.pending
+      ? relaxedHits(store, plan, limit, ctx, hits)
+      : null;
+  if (relaxed) hits = relaxed.hits;
   const detail = opts.detail ?? 'adaptive';
   const snippets = indexSnippets(
     store,
     plan.route,
     found.match,
-    [...hits.values()].filter((h) => h.id > 0 && hitFromIndex(h, status)).map((h) => h.id),
+    [...hits]
+      .filter(([root, h]) => h.id > 0 && hitFromIndex(h, status) && !relaxed?.roots.has(root))
+      .map(([, h]) => h.id),
     markers,
   );
+  const relaxedSnippets = relaxed
+    ? indexSnippets(
+        store,
+        relaxed.route,
+        relaxed.match,
+        [...relaxed.roots].map((root) => hits.get(root)!.id),
+        markers,
+      )
+    : new Map<number, string>();
   const shown = [...hits].map(([root, hit], i) => {
     const isTitle = hit.role === 'session_title';
     const full =
@@ -684,6 +701,7 @@ function discoverWith(
   const results: SearchResult[] = [];
   for (const entry of shown) {
     const { root, hit, isTitle, full, anchorId } = entry;
+    const loose = relaxed?.roots.has(root) ?? false;
     const meta = sessionMeta(store, root) ?? sessionMeta(store, hit.session_id);
     const own = root === hit.session_id ? meta : sessionMeta(store, hit.session_id);
     const view =
@@ -703,28 +721,75 @@ function discoverWith(
       match_message_id: anchorId,
       snippet: isTitle
         ? `Session title matched: ${meta?.title ?? own?.title ?? titleQuery(q)}`
-        : snippetFor(
-            store,
-            plan.route.kind === 'like' || !hitFromIndex(hit, status)
-              ? likeRoute(q, plan.route)
-              : plan.route,
-            hit,
-            snippets,
-          ),
+        : loose
+          ? (relaxedSnippets.get(hit.id) ?? '')
+          : snippetFor(
+              store,
+              plan.route.kind === 'like' || !hitFromIndex(hit, status)
+                ? likeRoute(q, plan.route)
+                : plan.route,
+              hit,
+              snippets,
+            ),
       started_at: meta?.started_at ?? 0,
       hit_timestamp: hit.timestamp,
       detail: full ? 'full' : 'compact',
+      ...(loose ? { match: 'relaxed' as const } : {}),
       ...view,
     });
   }
   const warning = status?.warning;
+  const looseCount = relaxed?.roots.size ?? 0;
   return {
     query: q,
     results,
     path: pathOf(plan.route),
     message: results.length === 0 ? NO_MATCH : null,
     ...(warning ? { warning } : {}),
+    ...(looseCount > 0
+      ? {
+          relaxed: {
+            count: looseCount,
+            message: looseCount === results.length ? RELAXED_ALL : RELAXED_REST,
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * The relaxed leg (src/store/relaxed.ts): when the exact query found fewer
+ * conversations than the page holds, the rest of the page by BM25 over any of
+ * the words, ranked by relevance whatever the sort (closest first), after and
+ * apart from the exact hits. Null when the query has no relaxed form or it
+ * finds nothing new.
+ */
+function relaxedHits(
+  store: Store,
+  plan: Plan,
+  limit: number,
+  ctx: SearchContext,
+  exact: Map<string, Hit>,
+): { hits: Map<string, Hit>; roots: Set<string>; route: Plan['route']; match: string } | null {
+  const route = relaxedRoute(plan.route);
+  if (!route || route.kind === 'empty' || route.kind === 'like') return null;
+  let hits: Map<string, Hit>;
+  try {
+    hits = discoverHits(
+      store,
+      { ...plan, route, sort: 'relevance' },
+      route.match,
+      limit,
+      ctx.accept,
+      exact,
+    ).hits;
+  } catch (err) {
+    // Our own query should always parse; if FTS5 disagrees, the exact answer stands alone.
+    if (isQueryError(err)) return null;
+    throw err;
+  }
+  const roots = new Set([...hits.keys()].filter((root) => !exact.has(root)));
+  return roots.size === 0 ? null : { hits, roots, route, match: route.match };
 }
 
 /** Whether a hit came from the index (not from the scan over rows a rebuild has not reached). */

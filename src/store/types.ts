@@ -121,6 +121,11 @@ export interface SearchResult extends AnchoredView {
   hit_timestamp: number;
   /** `full` (window + bookends) or `compact` (just the anchor), per the search's `detail`. */
   detail: 'full' | 'compact';
+  /**
+   * `relaxed`: the conversation does not hold every word of the query; it came
+   * from the relaxed BM25 leg, ranked after every exact hit. Absent on exact hits.
+   */
+  match?: 'relaxed';
 }
 
 export type SearchPath = 'fts' | 'trigram' | 'like' | 'empty';
@@ -136,6 +141,8 @@ export interface SearchAnswer {
    * (damaged, or stale because its triggers are gone) and scanned with LIKE instead.
    */
   warning?: string;
+  /** Set when relaxed hits follow the exact ones: how many, and the line that says so. */
+  relaxed?: { count: number; message: string };
 }
 
 export type Sort = 'relevance' | 'newest' | 'oldest';
@@ -153,4 +160,9 @@ export interface SearchOptions {
   /** adaptive (default): only the first result hydrated; full: all; compact: none. */
   detail?: Detail;
   filters?: Filters;
+  /**
+   * Fill a short page with conversations holding only some of the words (BM25,
+   * closest first, each marked `match: 'relaxed'`). Default true.
+   */
+  relaxed?: boolean;
 }

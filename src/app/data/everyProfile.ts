@@ -102,6 +102,8 @@ export function everySearch(
   } else
     for (let i = 0; lists.some((l) => i < l.length); i++)
       for (const l of lists) if (i < l.length) items.push(l[i]!);
+  // Exact hits of every profile before any relaxed one (they are listed apart).
+  items = [...items.filter((r) => !r.relaxed), ...items.filter((r) => r.relaxed)];
   items = items.slice(0, req.limit);
   return { items, path: own.path, message: items.length > 0 ? null : own.message };
 }

@@ -150,6 +150,7 @@ export function searchResultItems(
       matchedRole: clean(r.matched_role),
       snippet: snippetSegments(r.snippet, terms),
       live: false,
+      ...(r.match === 'relaxed' ? { relaxed: true } : {}),
     };
   });
   return { items, path: answer.path, message: answer.message };

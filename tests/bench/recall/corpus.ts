@@ -1,0 +1,103 @@
+/**
+ * The recall benchmark's corpus: a real Hermes store made by the demo
+ * generator (fixed seed), with the hand-written needle conversations added as
+ * ordinary sessions through the store's own triggers, so every search mode
+ * runs the real search path over the real index.
+ */
+import Database from 'better-sqlite3';
+import { generateStore } from '../../../src/demo/generate.js';
+import { insertMessage, insertSession, DEFAULT_NOW } from '../../../src/demo/store.js';
+import { Rng } from '../../../src/demo/rng.js';
+import { NEEDLES, NO_ANSWER, type Stratum } from './needles.js';
+
+export interface Qrel {
+  query: string;
+  stratum: Stratum | 'none';
+  /** The needle's session id, null for a question with no answer. */
+  session: string | null;
+  /** The message id the question is about. */
+  message: number | null;
+}
+
+export interface RecallCorpus {
+  path: string;
+  qrels: Qrel[];
+  sessions: number;
+  messages: number;
+}
+
+/** Builds the corpus at `path` (a new file): `sessions` generated conversations plus the needles. */
+export function buildRecallCorpus(path: string, sessions: number, seed = 7): RecallCorpus {
+  const report = generateStore(path, { layout: 30, sessions, seed });
+  const db = new Database(path);
+  const rng = new Rng(seed);
+  const qrels: Qrel[] = [];
+  try {
+    db.transaction(() => {
+      for (const n of NEEDLES) {
+        // Spread over the generator's year, between its conversations.
+        const started = DEFAULT_NOW - Math.floor(rng.float(2, 300) * 86400);
+        const id = insertSession(db, {
+          started_at: started,
+          source: 'cli',
+          model: 'openai/gpt-5',
+          title: `needle ${n.key}`,
+        });
+        const ids = [
+          insertMessage(db, {
+            session_id: id,
+            role: 'user',
+            content: n.user,
+            timestamp: started + 5,
+          }),
+          insertMessage(db, {
+            session_id: id,
+            role: 'assistant',
+            content: n.assistant,
+            timestamp: started + 40,
+          }),
+        ];
+        db.prepare(`UPDATE sessions SET ended_at = ? WHERE id = ?`).run(started + 60, id);
+        for (const [query, stratum, m] of n.queries)
+          qrels.push({ query, stratum, session: id, message: ids[m] ?? null });
+      }
+      for (const query of NO_ANSWER)
+        qrels.push({ query, stratum: 'none', session: null, message: null });
+    })();
+    const messages = (db.prepare(`SELECT count(*) AS n FROM messages`).get() as { n: number }).n;
+    return { path, qrels, sessions: report.sessions + NEEDLES.length, messages };
+  } finally {
+    db.close();
+  }
+}
+
+/** The questions of a corpus built before (LOOKBACK_RECALL_KEEP=1): needles found by their titles. */
+export function loadRecallCorpus(path: string): RecallCorpus {
+  const db = new Database(path, { readonly: true });
+  try {
+    const qrels: Qrel[] = [];
+    for (const n of NEEDLES) {
+      const id = db
+        .prepare(`SELECT id FROM sessions WHERE title = ?`)
+        .pluck()
+        .get(`needle ${n.key}`) as string;
+      const ids = db
+        .prepare(`SELECT id FROM messages WHERE session_id = ? ORDER BY id`)
+        .pluck()
+        .all(id) as number[];
+      for (const [query, stratum, m] of n.queries)
+        qrels.push({ query, stratum, session: id, message: ids[m] ?? null });
+    }
+    for (const query of NO_ANSWER)
+      qrels.push({ query, stratum: 'none', session: null, message: null });
+    const count = (sql: string): number => db.prepare(sql).pluck().get() as number;
+    return {
+      path,
+      qrels,
+      sessions: count(`SELECT count(*) FROM sessions`),
+      messages: count(`SELECT count(*) FROM messages`),
+    };
+  } finally {
+    db.close();
+  }
+}

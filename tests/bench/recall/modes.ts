@@ -1,0 +1,36 @@
+/** The search modes the recall benchmark compares, each over the real search path. */
+import { discover } from '../../../src/store/search.js';
+import type { Store } from '../../../src/store/store.js';
+import type { Ranked } from './metrics.js';
+import { K } from './metrics.js';
+
+export interface Mode {
+  name: string;
+  /** What it is, one line, for the report. */
+  about: string;
+  search: (query: string) => Ranked[];
+}
+
+function ranked(store: Store, query: string, relaxed: boolean): Ranked[] {
+  const answer = discover(store, query, { limit: K, views: false, relaxed });
+  return answer.results.map((r) => ({
+    root: r.parent_session_id ?? r.session_id,
+    message: r.match_message_id,
+    relaxed: r.match === 'relaxed',
+  }));
+}
+
+export function lexicalModes(store: Store): Mode[] {
+  return [
+    {
+      name: 'exact',
+      about: 'lookback before #22: every word must match (FTS5 implicit AND)',
+      search: (q) => ranked(store, q, false),
+    },
+    {
+      name: 'relaxed',
+      about: 'exact hits, then relaxed BM25 (any word, stop words dropped, stems as prefixes)',
+      search: (q) => ranked(store, q, true),
+    },
+  ];
+}

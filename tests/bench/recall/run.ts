@@ -1,0 +1,43 @@
+/**
+ * `npm run bench:recall`: the recall benchmark. Builds (once, cached) a Hermes
+ * store from the demo generator plus the hand-written needles, asks every
+ * question in every search mode, and prints session-level Recall@10, MRR@10 and
+ * nDCG@10 per stratum. LOOKBACK_RECALL_SESSIONS sets the corpus size.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { discardFile } from '../../../src/demo/store.js';
+import { join, resolve } from 'node:path';
+import { Store } from '../../../src/store/store.js';
+import { buildRecallCorpus, loadRecallCorpus } from './corpus.js';
+import { lexicalModes } from './modes.js';
+import { report } from './report.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench'));
+const SESSIONS = Number(process.env.LOOKBACK_RECALL_SESSIONS ?? 2000);
+
+mkdirSync(DIR, { recursive: true });
+const path = join(DIR, `recall-${SESSIONS}s.db`);
+// The corpus is rebuilt every run (the needles may have changed), unless asked to keep it.
+if (process.env.LOOKBACK_RECALL_KEEP !== '1') discardFile(path);
+const t0 = performance.now();
+const corpus = existsSync(path) ? loadRecallCorpus(path) : buildRecallCorpus(path, SESSIONS);
+console.log(
+  `corpus: ${corpus.sessions} sessions, ${corpus.messages.toLocaleString()} messages, ${corpus.qrels.length} questions (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
+const store = Store.open(path);
+try {
+  const modes = lexicalModes(store);
+  console.log(report(corpus.qrels, modes));
+  // LOOKBACK_RECALL_MISSES=mode: the questions that mode does not answer in its top 10.
+  const misses = modes.find((m) => m.name === process.env.LOOKBACK_RECALL_MISSES);
+  if (misses)
+    for (const q of corpus.qrels) {
+      if (q.session === null) continue;
+      const at = misses.search(q.query).findIndex((r) => r.root === q.session);
+      if (at < 0 || at > 2)
+        console.log(`${q.stratum}\t${at < 0 ? 'miss' : `#${at + 1}`}\t${q.query}`);
+    }
+} finally {
+  store.close();
+}
