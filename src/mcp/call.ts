@@ -144,6 +144,8 @@ export function planCall(args: SessionSearchArgs): Plan {
 export interface Sources {
   stores: StoreRegistry;
   agents: AgentIndex;
+  /** The server was started on one store (--db, --profile, --demo): it alone is the default, as on the command line. */
+  narrowed?: boolean;
 }
 
 /** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
@@ -152,7 +154,7 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
   const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
   const agents: Agent[] =
     plan.agent === undefined
-      ? plan.profile !== undefined
+      ? plan.profile !== undefined || from.narrowed
         ? []
         : from.agents.found()
       : plan.agent === 'all'

@@ -148,5 +148,6 @@ export async function runMcp(flags: Flags): Promise<number> {
   return serveStdio({
     stores: new StoreRegistry(locate, undefined, warn),
     agents: new AgentIndex(warn),
+    narrowed: Boolean(flags.db || flags.profile || flags.demo),
   });
 }
