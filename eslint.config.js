@@ -71,6 +71,84 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/agents/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [
+            {
+              group: [
+                '**/cli/*',
+                '**/mcp/*',
+                '**/app/*',
+                '**/tui/*',
+                '**/recall/*',
+                '**/components/*',
+              ],
+              message:
+                "src/agents reads the other agents' files into its index; the doors and the recall core use it, not the reverse.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/recall/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [
+            {
+              group: [
+                '**/cli/commands*',
+                '**/cli/text*',
+                '**/cli/lazy*',
+                '**/mcp/*',
+                '**/app/*',
+                '**/tui/*',
+                '**/components/*',
+              ],
+              message:
+                'The recall core answers every door: it imports no door (the store choice and UsageError are its only ties to src/cli).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [
+            {
+              group: [
+                '**/cli/commands*',
+                '**/cli/text*',
+                '**/app/*',
+                '**/tui/*',
+                '**/components/*',
+                '**/agents/recall*',
+                '**/store/recall*',
+              ],
+              message:
+                'The MCP server parses tool arguments and prints answers; it asks src/recall, never the command line or a source directly.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['components/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [

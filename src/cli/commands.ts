@@ -14,6 +14,7 @@ import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { chooseStore } from './storeChoice.js';
 import { inertJson } from './json.js';
+import type { Flags } from './flags.js';
 import { printText } from './text.js';
 import { lazy } from './lazy.js';
 import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
@@ -23,31 +24,7 @@ import { hookFailure, hookPayload } from './answerHook.js';
 
 export { UsageError };
 
-export interface Flags {
-  db?: string | undefined;
-  profile?: string | undefined;
-  demo: boolean;
-  json: boolean;
-  /** undefined: not given; "" (bare --print), "anchor", "id" or "link". */
-  print?: string | undefined;
-  limit?: string | undefined;
-  all: boolean;
-  allProfiles?: boolean | undefined;
-  agent?: string | undefined;
-  sourceDir?: string[] | undefined;
-  after?: string | undefined;
-  before?: string | undefined;
-  exclude?: string | undefined;
-  detail?: string | undefined;
-  source?: string | undefined;
-  cwd?: string | undefined;
-  model?: string | undefined;
-  sort?: string | undefined;
-  roles?: string | undefined;
-  window?: string | undefined;
-  /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
-  host?: string | undefined;
-}
+export type { Flags };
 
 type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources' | 'sync' | 'hosts'>;
 export type { Recall };

@@ -148,6 +148,8 @@ export interface Sources {
   /** Another machine's mirror (src/hosts); throws a ToolError for a host never synced. */
   host?: (name: string) => Sources;
   closeHosts?: () => void;
+  /** The server was started on one store (--db, --profile, --demo): it alone is the default, as on the command line. */
+  narrowed?: boolean;
 }
 
 /** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
@@ -169,7 +171,7 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
   const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
   const agents: Agent[] =
     plan.agent === undefined
-      ? plan.profile !== undefined
+      ? plan.profile !== undefined || from.narrowed
         ? []
         : from.agents.found()
       : plan.agent === 'all'

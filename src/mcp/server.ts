@@ -16,7 +16,9 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import pkg from '../../package.json' with { type: 'json' };
-import { inertJson, UsageError, type Flags } from '../cli/commands.js';
+import type { Flags } from '../cli/flags.js';
+import { inertJson } from '../cli/json.js';
+import { UsageError } from '../cli/usage.js';
 import { StoreError } from '../store/errors.js';
 import { PROFILE_NAME } from '../store/profiles.js';
 import { chooseStoreOnDisk } from '../cli/storeChoice.js';
@@ -184,5 +186,6 @@ export async function runMcp(flags: Flags): Promise<number> {
       }
       hosts.clear();
     },
+    narrowed: Boolean(flags.db || flags.profile || flags.demo),
   });
 }

@@ -126,7 +126,7 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   const inProcess = (args: Record<string, unknown>) => {
     const parsed = parseToolArgs(args);
     if (!parsed.ok) throw new Error(parsed.error);
-    return sessionSearch(parsed.args, { stores, agents });
+    return sessionSearch(parsed.args, { stores, agents, narrowed: true });
   };
   const overMcp = async (args: Record<string, unknown>) => {
     const r = await client.callTool({ name: 'session_search', arguments: args });

@@ -1,0 +1,26 @@
+/** The command line's flags as meow parses them (src/cli.ts), read by the subcommands and the MCP server. */
+export interface Flags {
+  db?: string | undefined;
+  profile?: string | undefined;
+  demo: boolean;
+  json: boolean;
+  /** undefined: not given; "" (bare --print), "anchor", "id" or "link". */
+  print?: string | undefined;
+  limit?: string | undefined;
+  all: boolean;
+  allProfiles?: boolean | undefined;
+  agent?: string | undefined;
+  sourceDir?: string[] | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+  exclude?: string | undefined;
+  detail?: string | undefined;
+  source?: string | undefined;
+  cwd?: string | undefined;
+  model?: string | undefined;
+  sort?: string | undefined;
+  roles?: string | undefined;
+  window?: string | undefined;
+  /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
+  host?: string | undefined;
+}
