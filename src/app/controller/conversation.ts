@@ -21,7 +21,7 @@ import {
 } from '../state/selectors.js';
 import type { FindResult, MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
-import { maybeLoadMore } from './search.js';
+import { maybeLoadMore, loadToEnd } from './search.js';
 import { say } from './status.js';
 
 /** Loads per key press when the viewport nears an edge (each one is a keyset page). */
@@ -56,6 +56,7 @@ export function nav(
     return ensureEdges(ctx);
   }
   const pane = s.pane === 'messages' ? s.origin : s.pane;
+  if (pane === 'results' && cmd === 'nav.bottom' && loadToEnd(ctx)) return;
   ctx.dispatch({ type: 'listNav', pane, move, dir });
   if (pane === 'results') maybeLoadMore(ctx);
 }

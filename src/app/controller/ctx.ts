@@ -172,6 +172,8 @@ export interface Ctx {
     limit: number;
     /** Enter was typed before the results came: open the first one of this generation. */
     openWhenReady: number | null;
+    /** G was pressed before the rest of the results came: select the last one of this generation. */
+    endWhenReady: number | null;
     /** The generation that first asked for the current query: its counts still count after more rows are asked for. */
     queryGen: number;
   };
