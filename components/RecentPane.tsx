@@ -11,6 +11,7 @@ import { displayWidth, truncate } from '../src/text/width.js';
 import {
   AGE_COL,
   rowColumns,
+  shortCount,
   shownSource,
   type RowColumns,
 } from '../src/app/geometry/rowColumns.js';
@@ -43,11 +44,6 @@ function cell(text: string, width: number, align: 'left' | 'right' = 'left'): st
 const CHAIN_COL = 3;
 const BRANCH_COL = 3;
 
-/** A message count in five columns: `9,999`, then `12k`. */
-function shortCount(n: number): string {
-  return n < 10_000 ? formatCount(n) : `${formatCount(Math.round(n / 1000))}k`;
-}
-
 /**
  * One conversation row in fixed columns: selection, flags (live ●, pinned ⚑,
  * unread •, one cell each, blank when not), the title, then age, source,
@@ -71,7 +67,7 @@ export function recentLine(
   const right = [
     cell(age(r.lastActive, now), AGE_COL, 'right'),
     ...(wideRow && cols.sourceWidth > 0 ? [cell(shownSource(r), cols.sourceWidth)] : []),
-    cell(shortCount(r.messageCount), 5, 'right'),
+    cell(shortCount(r.messageCount), cols.countWidth, 'right'),
     ...(cols.chain ? [cell(chain, CHAIN_COL)] : []),
     ...(cols.branch ? [cell(branch, BRANCH_COL)] : []),
   ].join(' ');

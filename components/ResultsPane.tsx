@@ -53,9 +53,7 @@ function cell(text: string, width: number, align: 'left' | 'right' = 'left'): st
 }
 
 /** The right-hand columns over the listed results: which show, and the count's width. */
-export interface ResultColumns extends RowColumns {
-  countWidth: number;
-}
+export type ResultColumns = RowColumns;
 
 export function resultColumns(
   items: readonly ResultItem[],

@@ -12,7 +12,8 @@ import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { buildHome } from '../agents/samples.js';
-import { KEY, startHarness, type Harness } from './harness.js';
+import { helpSections } from '../../src/app/input/hints.js';
+import { KEY, NARROW, makeStore, startHarness, type Harness } from './harness.js';
 
 const NOW = 1_790_000_000;
 const DAY = 86_400;
@@ -156,5 +157,46 @@ describe('reading the list', () => {
     expect(h.state().results.list.selected).toBe(70);
     expect(h.frame()).toContain('71/71');
     expect(h.frame()).toContain('Quarry ten months ago');
+  });
+});
+
+describe('the help, the header and the status line', () => {
+  it('the help at 160 columns shows every description whole', async () => {
+    h = await startHarness(dailyStore(), { cols: 160, rows: 48 }, { now: clock });
+    await h.waitFor(() => h!.frame().includes('Quarry'), 'Recent');
+    await h.press('?');
+    const f = h.frame();
+    expect(f).toContain('Keys · ? or Esc closes');
+    expect(f).not.toContain('…');
+    expect(f).not.toContain('more below');
+    // Each description's last word is on screen (wrapped under itself, never cut).
+    const text = f.replace(/[│\s]+/g, ' ');
+    for (const section of helpSections())
+      for (const row of section.rows) {
+        const tail = row.description.split(' ').pop()!;
+        expect(text, row.description).toContain(tail);
+      }
+  });
+
+  it('says nothing of tokens when the store records none', async () => {
+    h = await startHarness(dailyStore(), { cols: 120, rows: 40 }, { now: clock });
+    await h.waitFor(() => h!.frame().includes(LONG_TITLE), 'Recent');
+    await h.press(KEY.enter);
+    await h.waitFor(() => h!.state().view !== null, 'the conversation');
+    await h.waitFor(() => h!.frame().includes('messages ·'), 'the context line');
+    expect(h.frame()).not.toContain('tokens');
+    await h.press('i');
+    await h.waitFor(() => h!.frame().includes('messages'), 'the info panel');
+    expect(h.frame()).not.toMatch(/tokens|0 in \/ 0 out/);
+  });
+
+  it('the hidden count on the right never cuts a status message', async () => {
+    h = await startHarness(makeStore(), NARROW);
+    await h.waitFor(() => /\d+ hidden/.test(h!.frame()), 'the hidden count');
+    await h.press('H');
+    await h.waitFor(() => h!.frame().includes('showing hidden conversations'), 'H');
+    await h.press('H');
+    const sentence = 'hiding subagent, kanban, tool, archived and hidden conversations';
+    await h.waitFor(() => h!.frame().includes(sentence), 'the whole sentence');
   });
 });

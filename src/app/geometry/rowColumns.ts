@@ -5,6 +5,7 @@
  * title, as fzf and atuin do. Computed over the whole list, not the visible
  * rows, so columns do not come and go while scrolling. Pure.
  */
+import { formatCount } from '../../text/format.js';
 import { displayWidth } from '../../text/width.js';
 
 /** Age cells are four wide: `now`, `59m`, `13d`, `11mo`. */
@@ -12,11 +13,17 @@ export const AGE_COL = 4;
 /** The widest source shown; longer ones are cut. */
 export const SOURCE_MAX = 8;
 
+/** A message count in five columns at most: `9,999`, then `12k`. */
+export function shortCount(n: number): string {
+  return n < 10_000 ? formatCount(n) : `${formatCount(Math.round(n / 1000))}k`;
+}
+
 export interface ColumnRow {
   agent?: string;
   source: string;
   chainLength?: number;
   branches?: number;
+  messageCount?: number;
 }
 
 export interface RowColumns {
@@ -28,6 +35,8 @@ export interface RowColumns {
   chain: boolean;
   /** Some row has branches (⑂N). */
   branch: boolean;
+  /** Width of the message count column: as wide as the widest count (`184`: 3). */
+  countWidth: number;
 }
 
 /** The source a row shows: none when it only repeats the agent (`codex` on a Codex row). */
@@ -41,6 +50,7 @@ export function rowColumns(rows: readonly ColumnRow[], sourceMax = SOURCE_MAX): 
   let sourceWidth = 0;
   let chain = false;
   let branch = false;
+  let most = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (r.agent !== undefined) {
@@ -50,6 +60,8 @@ export function rowColumns(rows: readonly ColumnRow[], sourceMax = SOURCE_MAX): 
     if (sourceWidth < sourceMax) sourceWidth = Math.max(sourceWidth, displayWidth(shownSource(r)));
     if ((r.chainLength ?? 0) > 1) chain = true;
     if ((r.branches ?? 0) > 0) branch = true;
+    most = Math.max(most, r.messageCount ?? 0);
   }
-  return { agentTag, sourceWidth: Math.min(sourceMax, sourceWidth), chain, branch };
+  const countWidth = Math.max(1, displayWidth(shortCount(most)));
+  return { agentTag, sourceWidth: Math.min(sourceMax, sourceWidth), chain, branch, countWidth };
 }
