@@ -5,13 +5,14 @@
  * text on screen.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { buildHome } from '../agents/samples.js';
+import { resumeFolder } from '../../src/tui/handover.js';
 import { helpSections } from '../../src/app/input/hints.js';
 import { KEY, NARROW, makeStore, startHarness, type Harness } from './harness.js';
 
@@ -198,5 +199,60 @@ describe('the help, the header and the status line', () => {
     await h.press('H');
     const sentence = 'hiding subagent, kanban, tool, archived and hidden conversations';
     await h.waitFor(() => h!.frame().includes(sentence), 'the whole sentence');
+  });
+});
+
+describe('resume', () => {
+  it("R on a Codex conversation whose folder is gone resumes by id; Claude's is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lookback-daily-'));
+    const home = join(dir, 'home');
+    const indexFile = join(dir, 'agents.db');
+    buildHome(home);
+    const { db } = openIndex(indexFile);
+    try {
+      indexAll(db, {
+        env: { HOME: home, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' },
+        agents: ['codex', 'claude'],
+      });
+    } finally {
+      db.close();
+    }
+    const resumed: { argv: string[]; cwd: string | undefined }[] = [];
+    h = await startHarness(
+      buildStore(30, () => {}),
+      { cols: 120, rows: 40 },
+      {
+        now: clock,
+        agents: { indexFile, agents: ['codex', 'claude'], indexWorker: null },
+        // What src/tui/run.tsx does before it hands the terminal over.
+        resume: (argv, cwd, cwdOptional) => {
+          const where = resumeFolder(cwd, cwdOptional);
+          if ('refused' in where) return where.refused;
+          resumed.push({ argv, cwd: where.cwd });
+        },
+      },
+    );
+    await h.waitFor(() => h!.state().recent.entries.length > 0, 'Recent');
+    const entries = h.state().recent.entries;
+    const codex = entries.findIndex((r) => r.agent === 'codex');
+    const claude = entries.findIndex((r) => r.agent === 'claude');
+    expect(codex).toBeGreaterThanOrEqual(0);
+    expect(claude).toBeGreaterThanOrEqual(0);
+    // Their recorded folders are not on this machine.
+    expect(existsSync(entries[codex]!.cwd)).toBe(false);
+    expect(existsSync(entries[claude]!.cwd)).toBe(false);
+
+    for (let i = 0; i < claude; i++) await h.press('j');
+    await h.press('R');
+    await h.waitFor(() => h!.frame().includes('is not a directory any more'), 'the refusal');
+    expect(resumed).toHaveLength(0);
+
+    await h.press('g');
+    for (let i = 0; i < codex; i++) await h.press('j');
+    await h.press('R');
+    await h.waitFor(() => resumed.length === 1, 'the resume');
+    const native = entries[codex]!.sessionId.replace(/^codex:/, '');
+    expect(resumed[0]).toEqual({ argv: ['codex', 'resume', native], cwd: undefined });
+    expect(h.frame()).toContain(`resuming: codex resume ${native}`);
   });
 });

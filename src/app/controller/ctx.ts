@@ -109,7 +109,8 @@ export interface ControllerOptions {
    * over (src/tui/run.tsx unmounts, restores the terminal, spawns, exits with its
    * code). Returns a one-line reason instead when it cannot (the directory is gone).
    */
-  resume?: (argv: string[], cwd?: string) => string | void;
+  /** `cwdOptional`: the agent resumes by id alone, so a folder that is gone is no refusal (src/tui/handover.ts resumeFolder). */
+  resume?: (argv: string[], cwd?: string, cwdOptional?: boolean) => string | void;
   /**
    * Ctrl-Z: stop to the shell and come back (src/tui/terminal.ts suspend);
    * `onContinue` runs after SIGCONT, with the terminal modes back.
