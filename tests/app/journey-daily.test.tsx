@@ -12,6 +12,7 @@ import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { buildHome } from '../agents/samples.js';
+import { focusedMessage } from '../../src/app/geometry/window.js';
 import { resumeFolder } from '../../src/tui/handover.js';
 import { helpSections } from '../../src/app/input/hints.js';
 import { KEY, NARROW, makeStore, startHarness, type Harness } from './harness.js';
@@ -254,5 +255,41 @@ describe('resume', () => {
     const native = entries[codex]!.sessionId.replace(/^codex:/, '');
     expect(resumed[0]).toEqual({ argv: ['codex', 'resume', native], cwd: undefined });
     expect(h.frame()).toContain(`resuming: codex resume ${native}`);
+  });
+});
+
+describe('find in the conversation', () => {
+  it('wraps around at either end, as less and vim do, and says so', async () => {
+    const path = buildStore(30, (db) => {
+      const sid = insertSession(db, { started_at: NOW - 3600, title: 'Zebra hunt' });
+      for (let i = 0; i < 12; i++)
+        insertMessage(db, {
+          session_id: sid,
+          role: i % 2 ? 'assistant' : 'user',
+          content: i % 4 === 1 ? `a zebra number ${i}` : `plain line ${i}`,
+        });
+    });
+    h = await startHarness(path, { cols: 120, rows: 40 }, { now: clock });
+    await h.waitFor(() => h!.frame().includes('Zebra hunt'), 'Recent');
+    await h.press(KEY.enter);
+    await h.waitFor(() => h!.state().view !== null, 'the conversation');
+    await h.press('/');
+    await h.type('zebra');
+    await h.press(KEY.enter);
+    await h.waitFor(() => h!.state().view?.find != null, 'the find');
+    const hits = h.state().view!.find!.hits;
+    expect(hits).toHaveLength(3);
+    const focus = (): number | undefined => focusedMessage(h!.state().view!.win)?.id;
+    // To the last match, then one more: the first again.
+    while (focus() !== hits[2]) await h.press('n');
+    await h.press('n');
+    expect(focus()).toBe(hits[0]);
+    expect(h.frame()).toContain('wrapped to the first');
+    expect(h.frame()).toContain('“zebra” 1/3');
+    // And back: past the first, the last.
+    await h.press('N');
+    expect(focus()).toBe(hits[2]);
+    expect(h.frame()).toContain('wrapped to the last');
+    expect(h.frame()).toContain('“zebra” 3/3');
   });
 });

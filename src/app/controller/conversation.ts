@@ -292,13 +292,15 @@ export function commitFind(ctx: Ctx, text: string): void {
 
 function walkFind(ctx: Ctx, v: MessageView, find: FindResult, dir: 1 | -1): void {
   const cur = focusedMessage(v.win)?.id ?? 0;
-  const target = adjacentHit(find.hits, cur, dir);
-  if (target === null) return ctx.setStatus(say.noMoreHits(dir));
-  landOnFind(ctx, find, target);
+  const next = adjacentHit(find.hits, cur, dir);
+  // Past the last (first) match it wraps around, as less and vim do, and says so.
+  const target = next ?? (dir === 1 ? find.hits[0] : find.hits[find.hits.length - 1]);
+  if (target === undefined) return ctx.setStatus(say.noMoreHits(dir));
+  landOnFind(ctx, find, target, next === null ? dir : undefined);
 }
 
 /** Focus a found message (loading its part of the chain if needed); a tool call or output is expanded, so the match shows. */
-function landOnFind(ctx: Ctx, find: FindResult, target: number): void {
+function landOnFind(ctx: Ctx, find: FindResult, target: number, wrapped?: 1 | -1): void {
   const v = ctx.state.view;
   if (!v) return;
   if (indexOfMessage(v.win.items, target) >= 0) ctx.dispatch({ type: 'focusMessage', id: target });
@@ -315,7 +317,8 @@ function landOnFind(ctx: Ctx, find: FindResult, target: number): void {
     if (collapsed) ctx.dispatch({ type: 'toggleExpand' });
   }
   ensureEdges(ctx);
-  ctx.setStatus(say.find(find.hits.indexOf(target) + 1, find.hits.length, find.text));
+  const at = say.find(find.hits.indexOf(target) + 1, find.hits.length, find.text);
+  ctx.setStatus(wrapped === undefined ? at : `${say.findWrapped(wrapped)} · ${at}`);
 }
 
 /**
