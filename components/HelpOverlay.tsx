@@ -20,8 +20,11 @@ export function HelpOverlay({
   for (let r = 0; r < height; r++) {
     const row: Span[] = [];
     // Each column is cut and padded to its width so the next one lines up.
-    for (let c = 0; c < layout.columns; c++)
-      row.push(...fitLine(layout.lines[top + c * height + r] ?? [], layout.colWidth));
+    for (let c = 0; c < layout.columns; c++) {
+      const at = top + layout.starts[c]! + r;
+      const end = layout.starts[c + 1] ?? layout.lines.length;
+      row.push(...fitLine(at < end ? (layout.lines[at] ?? []) : [], layout.colWidth));
+    }
     rows.push(row);
   }
   const more =

@@ -8,6 +8,13 @@ import type { SessionRow } from '../src/app/model.js';
 import { isLive, isUnread } from '../src/app/conversationStatus.js';
 import { glyph } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';
+import {
+  AGE_COL,
+  rowColumns,
+  shortCount,
+  shownSource,
+  type RowColumns,
+} from '../src/app/geometry/rowColumns.js';
 import { Pane } from './Pane.js';
 
 export interface RecentPaneProps {
@@ -37,11 +44,6 @@ function cell(text: string, width: number, align: 'left' | 'right' = 'left'): st
 const CHAIN_COL = 3;
 const BRANCH_COL = 3;
 
-/** A message count in five columns: `9,999`, then `12k`. */
-function shortCount(n: number): string {
-  return n < 10_000 ? formatCount(n) : `${formatCount(Math.round(n / 1000))}k`;
-}
-
 /**
  * One conversation row in fixed columns: selection, flags (live ●, pinned ⚑,
  * unread •, one cell each, blank when not), the title, then age, source,
@@ -55,6 +57,7 @@ export function recentLine(
   now: number,
   expanded: boolean,
   showHidden: boolean,
+  cols: RowColumns,
 ): Line {
   const wideRow = width >= 56;
   const live = isLive(r.open, r.lastActive, now);
@@ -62,11 +65,11 @@ export function recentLine(
   const chain = r.chainLength > 1 ? `${glyph.chain}${r.chainLength}` : '';
   const branch = r.branches > 0 ? `${expanded ? glyph.expanded : glyph.branch}${r.branches}` : '';
   const right = [
-    cell(age(r.lastActive, now), 3, 'right'),
-    ...(wideRow ? [cell(r.source, 8)] : []),
-    cell(shortCount(r.messageCount), 5, 'right'),
-    cell(chain, CHAIN_COL),
-    cell(branch, BRANCH_COL),
+    cell(age(r.lastActive, now), AGE_COL, 'right'),
+    ...(wideRow && cols.sourceWidth > 0 ? [cell(shownSource(r), cols.sourceWidth)] : []),
+    cell(shortCount(r.messageCount), cols.countWidth, 'right'),
+    ...(cols.chain ? [cell(chain, CHAIN_COL)] : []),
+    ...(cols.branch ? [cell(branch, BRANCH_COL)] : []),
   ].join(' ');
   const indent = r.depth > 0 ? `${'  '.repeat(r.depth - 1)}└ ` : '';
   const tag = showHidden && r.hiddenReason ? ` [${r.hiddenReason}]` : '';
@@ -76,7 +79,9 @@ export function recentLine(
     { text: r.pinned ? glyph.pinned : ' ', tone: 'accent' },
     { text: unread ? `${glyph.unread} ` : '  ', tone: 'warn' },
     // The agent's tag after the fixed marker cells, so titles still start in one column.
-    ...(r.agent !== undefined ? [{ text: `${agentTag(r.agent)} `, tone: 'dim' as const }] : []),
+    ...(r.agent !== undefined && cols.agentTag
+      ? [{ text: `${agentTag(r.agent)} `, tone: 'dim' as const }]
+      : []),
     // The profile's tag in the every-profile view (P), the same way.
     ...(r.profile !== undefined
       ? [{ text: `${profileTag(r.profile ?? '', width)} `, tone: 'accent' as const }]
@@ -107,6 +112,7 @@ export function recentLine(
 function RecentPaneView(p: RecentPaneProps): React.JSX.Element {
   const inner = Math.max(1, p.width - 2);
   const { start, end } = visibleRange(p.list, p.entries.length, p.height);
+  const cols = React.useMemo(() => rowColumns(p.entries), [p.entries]);
   const lines: Line[] = [];
   for (let i = start; i < end; i++) {
     const r = p.entries[i]!;
@@ -118,6 +124,7 @@ function RecentPaneView(p: RecentPaneProps): React.JSX.Element {
         p.now,
         r.depth === 0 && p.expanded[r.rootId] !== undefined,
         p.showHidden,
+        cols,
       ),
     );
   }

@@ -9,6 +9,12 @@ import { RESULT_ROWS } from '../src/app/geometry/screen.js';
 import { isLive } from '../src/app/conversationStatus.js';
 import { glyph } from '../src/app/theme.js';
 import { displayWidth, truncate } from '../src/text/width.js';
+import {
+  AGE_COL,
+  rowColumns,
+  shownSource,
+  type RowColumns,
+} from '../src/app/geometry/rowColumns.js';
 import { Pane } from './Pane.js';
 
 export interface ResultsPaneProps {
@@ -31,28 +37,53 @@ export interface ResultsPaneProps {
   now: number;
 }
 
+/** The right-hand count of a result: its hits in the conversation, or how a pasted anchor opens. */
+function countText(r: ResultItem, hits: number | undefined): string {
+  // `1 hit ` with a trailing blank: numbers line up with `12 hits` when right-aligned.
+  // A relaxed row holds no exact hit to count.
+  if (r.kind === 'hit' && r.relaxed) return '';
+  if (r.kind === 'hit')
+    return hits === undefined ? '' : `${plural(hits, 'hit')}${hits === 1 ? ' ' : ''}`;
+  return r.kind === 'jump' ? 'open ⏎' : '';
+}
+
+/** `text` cut or padded to exactly `width` columns, so the right-hand block lines up across rows. */
+function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const t = truncate(text, width);
+  const pad = ' '.repeat(Math.max(0, width - displayWidth(t)));
+  return align === 'left' ? t + pad : pad + t;
+}
+
+/** The right-hand columns over the listed results: which show, and the count's width. */
+export type ResultColumns = RowColumns;
+
+export function resultColumns(
+  items: readonly ResultItem[],
+  hitCounts: Readonly<Record<string, number>>,
+): ResultColumns {
+  let countWidth = 0;
+  for (const r of items)
+    countWidth = Math.max(countWidth, displayWidth(countText(r, hitCounts[r.key])));
+  return { ...rowColumns(items, 9), countWidth };
+}
+
 export function resultLines(
   r: ResultItem,
   selected: boolean,
   hits: number | undefined,
   width: number,
   now: number,
+  cols: ResultColumns,
 ): [Line, Line] {
-  // A relaxed row holds no exact hit to count.
-  const countText =
-    r.kind === 'hit' && !r.relaxed
-      ? hits === undefined
-        ? ''
-        : plural(hits, 'hit')
-      : r.kind === 'jump'
-        ? 'open ⏎'
-        : '';
-  const right = [age(r.when, now).padStart(3), truncate(r.source, 9), countText]
-    .filter((x) => x !== '')
-    .join('  ');
+  // Fixed cells (age right-aligned, source left, count right): columns line up across rows.
+  const right = [
+    cell(age(r.when, now), AGE_COL, 'right'),
+    ...(cols.sourceWidth > 0 ? [cell(shownSource(r), cols.sourceWidth)] : []),
+    ...(cols.countWidth > 0 ? [cell(countText(r, hits), cols.countWidth, 'right')] : []),
+  ].join('  ');
   const lead =
     (selected ? `${glyph.selected} ` : '  ') +
-    (r.agent !== undefined ? `${agentTag(r.agent)} ` : '') +
+    (r.agent !== undefined && cols.agentTag ? `${agentTag(r.agent)} ` : '') +
     (r.profile !== undefined ? `${profileTag(r.profile, width)} ` : '');
   // A fixed cell: titles start at the same column with or without the live marker.
   // A relaxed hit (not every word) is marked in the same cell.
@@ -111,10 +142,11 @@ function ResultsPaneView(p: ResultsPaneProps): React.JSX.Element {
   const inner = Math.max(1, p.width - 2);
   const capacity = Math.max(1, Math.floor(p.height / RESULT_ROWS));
   const { start, end } = visibleRange(p.list, p.items.length, capacity);
+  const cols = React.useMemo(() => resultColumns(p.items, p.hitCounts), [p.items, p.hitCounts]);
   const lines: Line[] = [];
   for (let i = start; i < end; i++) {
     const r = p.items[i]!;
-    lines.push(...resultLines(r, i === p.list.selected, p.hitCounts[r.key], inner, p.now));
+    lines.push(...resultLines(r, i === p.list.selected, p.hitCounts[r.key], inner, p.now, cols));
   }
   if (p.items.length === 0) {
     const hint =

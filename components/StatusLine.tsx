@@ -49,9 +49,20 @@ export function hiddenText(hidden: HiddenCounts | null, showHidden: boolean, roo
 
 export function StatusLine(p: StatusLineProps): React.JSX.Element {
   const marks = p.marks > 0 ? `${plural(p.marks, 'mark')} · ` : '';
-  const hidden = hiddenText(p.hidden, p.showHidden, Math.floor(p.width / 2));
-  const every = p.everyProfile ? `every profile · P${hidden ? ' · ' : ''}` : '';
-  const right = `${marks}${every}${hidden} `;
+  const rightWith = (hidden: string): string => {
+    const every = p.everyProfile ? `every profile · P${hidden ? ' · ' : ''}` : '';
+    return `${marks}${every}${hidden} `;
+  };
+  let right = rightWith(hiddenText(p.hidden, p.showHidden, Math.floor(p.width / 2)));
+  if (p.status) {
+    // A message is read whole: the hidden count shortens, then yields, until it fits (it is back when the message goes).
+    const need = displayWidth(p.status.text) + 3;
+    for (const hidden of [hiddenText(p.hidden, p.showHidden, 0), '']) {
+      if (displayWidth(right) + need <= p.width) break;
+      right = rightWith(hidden);
+    }
+    if (displayWidth(right) + need > p.width) right = '';
+  }
   const room = Math.max(1, p.width - displayWidth(right) - 2);
   let left: Span;
   if (p.status) left = { text: truncate(p.status.text, room), tone: TONE[p.status.tone] };

@@ -5,6 +5,7 @@
  */
 import meow from 'meow';
 import { inertJson, runCommand, UsageError } from './cli/commands.js';
+import { subcommandHelp } from './cli/helpTexts.js';
 import pkg from '../package.json' with { type: 'json' };
 
 const HELP = `
@@ -116,7 +117,13 @@ function checkFlags(flags: Record<string, unknown>): void {
 export async function main(): Promise<boolean> {
   const json = cli.flags.json;
   try {
-    if (cli.flags.help) cli.showHelp(0);
+    if (cli.flags.help) {
+      // `lookback search --help`: that subcommand's own help; the global one otherwise.
+      const own = subcommandHelp(String(cli.input[0] ?? ''));
+      if (own === null) cli.showHelp(0);
+      process.stdout.write(`${own}\n`);
+      return true;
+    }
     checkFlags(cli.flags);
     process.exitCode = await runCommand(cli.input.map(String), cli.flags);
     return process.exitCode === 0;

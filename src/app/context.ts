@@ -27,6 +27,11 @@ export function contextStatus(c: ConversationContext, now: number): Conversation
   });
 }
 
+/** Tokens recorded: a store whose columns hold 0 and 0 (or nothing) records none, and says nothing of them. */
+function recordsTokens(c: ConversationContext): boolean {
+  return (c.inputTokens ?? 0) > 0 || (c.outputTokens ?? 0) > 0;
+}
+
 /** The parts in reading order; absent facts (older stores) are left out, never shown as 0. */
 export function contextParts(c: ConversationContext, now: number, home = ''): string[] {
   const parts: string[] = [];
@@ -35,7 +40,7 @@ export function contextParts(c: ConversationContext, now: number, home = ''): st
   if (c.model) parts.push(c.model);
   parts.push(c.source);
   parts.push(plural(c.messages, 'message'));
-  if (c.inputTokens !== null || c.outputTokens !== null)
+  if (recordsTokens(c))
     parts.push(
       `${shortTokens(c.inputTokens ?? 0)} in / ${shortTokens(c.outputTokens ?? 0)} out tokens`,
     );
@@ -94,7 +99,7 @@ export function infoRows(
   if (c.model) rows.push({ label: 'model', value: c.model });
   if (c.source) rows.push({ label: 'source', value: c.source });
   rows.push({ label: 'messages', value: formatCount(c.messages) });
-  if (c.inputTokens !== null || c.outputTokens !== null)
+  if (recordsTokens(c))
     rows.push({
       label: 'tokens',
       value: `${formatCount(c.inputTokens ?? 0)} in / ${formatCount(c.outputTokens ?? 0)} out`,

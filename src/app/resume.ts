@@ -34,6 +34,12 @@ export interface ResumeTarget {
   cwd?: string | null;
 }
 
+/**
+ * Agents that find a session by the folder they run in (Claude Code, Gemini CLI
+ * and opencode keep sessions per project); Codex finds its own by id anywhere.
+ */
+const NEEDS_CWD = new Set(['claude', 'gemini', 'opencode', 'praisonai']);
+
 export type ResumePlan =
   | {
       ok: true;
@@ -42,6 +48,8 @@ export type ResumePlan =
       display: string;
       /** Where to run it: set for agents that find the session by the project they run in. */
       cwd?: string;
+      /** The agent finds the session by its id alone (`codex resume <id>`): a folder that is gone is no reason to refuse. */
+      cwdOptional?: true;
     }
   | { ok: false; error: string };
 
@@ -111,7 +119,13 @@ export function resumeCommand(
     const argv = agentResumeArgv(agent, id);
     if (!argv) return { ok: false, error: `no resume command known for ${sanitizeLine(agent)}` };
     const cwd = target.cwd?.trim();
-    return { ok: true, argv, display: argv.map(shown).join(' '), ...(cwd ? { cwd } : {}) };
+    return {
+      ok: true,
+      argv,
+      display: argv.map(shown).join(' '),
+      ...(cwd ? { cwd } : {}),
+      ...(cwd && !NEEDS_CWD.has(agent) ? { cwdOptional: true as const } : {}),
+    };
   }
   const fromEnv = options.env?.[RESUME_ENV];
   const custom = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : options.configTemplate;

@@ -29,6 +29,19 @@ export function cwdRefusal(cwd: string | undefined): string | null {
   return `cannot resume: ${sanitizeLine(cwd)} is not a directory any more`;
 }
 
+/**
+ * Where the agent runs: its recorded folder; when that is gone, a refusal, or,
+ * for an agent that resumes by id alone (`cwdOptional`), the current folder.
+ */
+export function resumeFolder(
+  cwd: string | undefined,
+  cwdOptional = false,
+): { cwd: string | undefined } | { refused: string } {
+  const refused = cwdRefusal(cwd);
+  if (refused === null) return { cwd };
+  return cwdOptional ? { cwd: undefined } : { refused };
+}
+
 export interface HandOverDeps {
   /** Leaves the app: unmount, restore the terminal, close the store (in that order). */
   leave(): void;

@@ -26,7 +26,7 @@ import { link } from '../anchors/format.js';
 import { focusedMessage } from '../app/geometry/window.js';
 import { selectedRecent, selectedResult } from '../app/state/selectors.js';
 import type { AppState } from '../app/state/types.js';
-import { cwdRefusal, handOver, ignoreTerminalSignals, inheritSpawn } from './handover.js';
+import { resumeFolder, handOver, ignoreTerminalSignals, inheritSpawn } from './handover.js';
 import {
   errorLine,
   exitCodeFor,
@@ -148,9 +148,10 @@ export async function runApp(flags: Flags): Promise<number> {
       resolve(code);
     };
     /** R: leave, hand the terminal to the agent, exit with its code. */
-    const resumeIn = (argv: string[], cwd?: string): string | void => {
-      const refused = cwdRefusal(cwd);
-      if (refused) return refused;
+    const resumeIn = (argv: string[], recorded?: string, cwdOptional?: boolean): string | void => {
+      const where = resumeFolder(recorded, cwdOptional);
+      if ('refused' in where) return where.refused;
+      const cwd = where.cwd;
       // After the key handler returns: ink is unmounted outside its own input callback.
       setImmediate(() => {
         void handOver(

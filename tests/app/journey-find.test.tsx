@@ -88,7 +88,7 @@ describe('finding (160 conversations, 160x48)', () => {
     expect(h.frame()).toContain('unknown filter colour: (filters: source: in: after:');
     await h.press(CTRL_U);
     await h.type('agent:claude test');
-    expect(h.frame()).toContain('agent:claude is not in the app yet');
+    expect(h.frame()).toContain("agent:claude: the search line's filters apply to hermes");
     await h.press(CTRL_U);
     await h.type('profile:work test');
     expect(h.frame()).toContain('profile:work: only one profile is shown (default)');

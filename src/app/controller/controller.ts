@@ -97,7 +97,14 @@ export class Controller {
       hold: (on) => this.hold(on),
       guard: (fn) => this.guard(fn),
       copied: this.copied,
-      search: { gen: 0, debounce: null, limit: SEARCH_LIMIT, openWhenReady: null, queryGen: 0 },
+      search: {
+        gen: 0,
+        debounce: null,
+        limit: SEARCH_LIMIT,
+        openWhenReady: null,
+        endWhenReady: null,
+        queryGen: 0,
+      },
       recent: {
         filters: undefined,
         gen: 0,

@@ -21,7 +21,7 @@ import {
 } from '../state/selectors.js';
 import type { FindResult, MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
-import { maybeLoadMore } from './search.js';
+import { maybeLoadMore, loadToEnd } from './search.js';
 import { say } from './status.js';
 
 /** Loads per key press when the viewport nears an edge (each one is a keyset page). */
@@ -56,6 +56,7 @@ export function nav(
     return ensureEdges(ctx);
   }
   const pane = s.pane === 'messages' ? s.origin : s.pane;
+  if (pane === 'results' && cmd === 'nav.bottom' && loadToEnd(ctx)) return;
   ctx.dispatch({ type: 'listNav', pane, move, dir });
   if (pane === 'results') maybeLoadMore(ctx);
 }
@@ -291,13 +292,15 @@ export function commitFind(ctx: Ctx, text: string): void {
 
 function walkFind(ctx: Ctx, v: MessageView, find: FindResult, dir: 1 | -1): void {
   const cur = focusedMessage(v.win)?.id ?? 0;
-  const target = adjacentHit(find.hits, cur, dir);
-  if (target === null) return ctx.setStatus(say.noMoreHits(dir));
-  landOnFind(ctx, find, target);
+  const next = adjacentHit(find.hits, cur, dir);
+  // Past the last (first) match it wraps around, as less and vim do, and says so.
+  const target = next ?? (dir === 1 ? find.hits[0] : find.hits[find.hits.length - 1]);
+  if (target === undefined) return ctx.setStatus(say.noMoreHits(dir));
+  landOnFind(ctx, find, target, next === null ? dir : undefined);
 }
 
 /** Focus a found message (loading its part of the chain if needed); a tool call or output is expanded, so the match shows. */
-function landOnFind(ctx: Ctx, find: FindResult, target: number): void {
+function landOnFind(ctx: Ctx, find: FindResult, target: number, wrapped?: 1 | -1): void {
   const v = ctx.state.view;
   if (!v) return;
   if (indexOfMessage(v.win.items, target) >= 0) ctx.dispatch({ type: 'focusMessage', id: target });
@@ -314,7 +317,8 @@ function landOnFind(ctx: Ctx, find: FindResult, target: number): void {
     if (collapsed) ctx.dispatch({ type: 'toggleExpand' });
   }
   ensureEdges(ctx);
-  ctx.setStatus(say.find(find.hits.indexOf(target) + 1, find.hits.length, find.text));
+  const at = say.find(find.hits.indexOf(target) + 1, find.hits.length, find.text);
+  ctx.setStatus(wrapped === undefined ? at : `${say.findWrapped(wrapped)} · ${at}`);
 }
 
 /**

@@ -109,7 +109,8 @@ export interface ControllerOptions {
    * over (src/tui/run.tsx unmounts, restores the terminal, spawns, exits with its
    * code). Returns a one-line reason instead when it cannot (the directory is gone).
    */
-  resume?: (argv: string[], cwd?: string) => string | void;
+  /** `cwdOptional`: the agent resumes by id alone, so a folder that is gone is no refusal (src/tui/handover.ts resumeFolder). */
+  resume?: (argv: string[], cwd?: string, cwdOptional?: boolean) => string | void;
   /**
    * Ctrl-Z: stop to the shell and come back (src/tui/terminal.ts suspend);
    * `onContinue` runs after SIGCONT, with the terminal modes back.
@@ -172,6 +173,8 @@ export interface Ctx {
     limit: number;
     /** Enter was typed before the results came: open the first one of this generation. */
     openWhenReady: number | null;
+    /** G was pressed before the rest of the results came: select the last one of this generation. */
+    endWhenReady: number | null;
     /** The generation that first asked for the current query: its counts still count after more rows are asked for. */
     queryGen: number;
   };

@@ -46,7 +46,7 @@ export function resume(ctx: Ctx): void {
     { env: ctx.o.env ?? {} },
   );
   if (!plan.ok) return ctx.setStatus(plan.error, 'error');
-  const refused = ctx.o.resume(plan.argv, plan.cwd);
+  const refused = ctx.o.resume(plan.argv, plan.cwd, plan.cwdOptional === true);
   if (typeof refused === 'string') return ctx.setStatus(refused, 'error');
   ctx.setStatus(say.resuming(plan.display));
 }

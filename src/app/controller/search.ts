@@ -171,6 +171,30 @@ export function maybeLoadMore(ctx: Ctx): void {
   requestSearch(ctx, gen, false, from);
 }
 
+/** The most rows G asks for at once: the end of a very broad query is still a few ms of store reads. */
+const END_LIMIT = 5_000;
+
+/**
+ * G in Results: the true end, not the last loaded row. The rest is asked for
+ * (up to END_LIMIT rows) and the selection goes to the last when it arrives.
+ * False when everything is loaded already (the plain G then does it).
+ */
+export function loadToEnd(ctx: Ctx): boolean {
+  const s = ctx.state;
+  const r = s.results;
+  if (s.search.mode !== 'fulltext' || r.total === null) return false;
+  if (r.items.length >= r.total || r.items.length < ctx.search.limit) return false;
+  if (r.forText !== s.search.text || ctx.search.limit >= END_LIMIT) return false;
+  const from = r.items.length;
+  ctx.search.limit = Math.min(END_LIMIT, r.total);
+  const gen = ++ctx.search.gen;
+  ctx.search.endWhenReady = gen;
+  ctx.dispatch({ type: 'searchStarted', generation: gen, forText: r.forText });
+  requestSearch(ctx, gen, false, from);
+  ctx.setStatus(say.loadingRest(ctx.search.limit - from));
+  return true;
+}
+
 /**
  * Enter in the search line: the selected result, or, when the results of what
  * was typed are still coming (typed ahead: `/query⏎` in one burst), the first
@@ -253,6 +277,11 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
           ctx.search.openWhenReady = null;
           const first = ctx.state.results.items[0];
           if (first) openResult(ctx, first);
+        }
+        if (ctx.search.endWhenReady === r.generation) {
+          ctx.search.endWhenReady = null;
+          ctx.dispatch({ type: 'listNav', pane: 'results', move: 'edge', dir: 1 });
+          ctx.dispatch({ type: 'clearStatus' });
         }
         return;
       case 'count':

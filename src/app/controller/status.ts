@@ -18,7 +18,12 @@ export const say = {
     on ? 'searching tool output too' : 'searching user and assistant messages',
   typeToSearch: 'type to search',
   openingFirst: 'searching… the first result opens when it arrives',
+  loadingRest: (n: number) => `loading the other ${formatCount(n)} results for G…`,
   find: (k: number, n: number, text: string) => `“${text}” ${k}/${n} · n/N walk · Esc leaves`,
+  findWrapped: (dir: 1 | -1) =>
+    dir === 1
+      ? 'past the last match: wrapped to the first'
+      : 'past the first match: wrapped to the last',
   findNone: (text: string) => `“${text}” is not in this conversation`,
   findLeft: 'find left',
   noResults: 'no results',

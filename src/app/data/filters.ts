@@ -10,9 +10,9 @@ import type { Filters as StoreFilters } from '../../store/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 
 /**
- * The agents whose conversations the app shows. The agents' index
- * (src/agents) knows more; when they are wired into the panes, their names go
- * here and `agent:` filters by them.
+ * The agents the search line's filters apply to. Recent and Results list the
+ * other agents' conversations too (unfiltered); when the filters reach the
+ * agents' index, their names go here and `agent:` filters by them.
  */
 export function agentsInApp(): readonly string[] {
   return ['hermes'];
@@ -89,7 +89,8 @@ export function resolveLine(line: string, c: LineContext): ResolvedLine {
   const shown = agentsInApp();
   const otherAgent = (f.agents ?? []).find((a) => !shown.includes(a.toLowerCase()));
   if (otherAgent !== undefined) {
-    out.error = `agent:${sanitizeLine(otherAgent)} is not in the app yet (agents shown: ${shown.join(', ')}); lookback search --agent NAME searches them`;
+    // Other agents' rows are listed (unfiltered); the chips filter Hermes conversations alone.
+    out.error = `agent:${sanitizeLine(otherAgent)}: the search line's filters apply to ${shown.join(', ')} conversations alone; lookback search --agent NAME filters by another agent`;
     return out;
   }
   return out;

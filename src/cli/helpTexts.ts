@@ -1,0 +1,129 @@
+/**
+ * Each subcommand's own help (`lookback search --help`): its usage, what it
+ * prints and the options it takes, in the words of the global help (src/cli.ts).
+ */
+import type { Subcommand } from './subcommands.js';
+
+const STORE = `    --db PATH        read this state.db
+    --profile NAME   read the named Hermes profile's store
+    --demo           a generated demo store`;
+
+const FILTERS = `    --after WHEN     on or after (2026-08-01, 7d, 24h, 2w, today, yesterday)
+    --before WHEN    before (the conversation's start)
+    --source LIST    cli,tui,…   --cwd PREFIX   --model TEXT`;
+
+const AGENT = `    --agent NAME     hermes (the default), claude, codex, gemini, opencode,
+                     praisonai, or all`;
+
+const TEXTS: Record<Subcommand | 'mcp', string> = {
+  recent: `
+  Usage
+    $ lookback recent [--limit N] [--all] [--all-profiles] [FILTERS] [--json]
+
+  The most recently active conversations, newest first.
+
+  Options
+    --limit N        how many (default 20)
+    --all            also subagent, archived and other hidden conversations
+    --all-profiles   every Hermes profile's store, merged
+${AGENT}
+${FILTERS}
+${STORE}
+    --json           the agent's session_search JSON shape
+`,
+  search: `
+  Usage
+    $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
+                      [--roles user,assistant,tool,system] [--all]
+                      [--detail adaptive|full|compact] [--exclude ID,…]
+                      [--all-profiles] [FILTERS] [--json]
+
+  Full-text search: words, "a phrase", prefix*, OR, NOT. One result a
+  conversation, with its best hit.
+
+  Options
+    --limit N        how many results
+    --sort ORDER     relevance (the default), newest, oldest
+    --roles LIST     whose messages to search (default user,assistant)
+    --all            also hidden conversations
+    --detail LEVEL   adaptive, full or compact snippets
+    --exclude IDS    leave these sessions out
+    --all-profiles   every Hermes profile's store, merged
+${AGENT}
+${FILTERS}
+${STORE}
+    --json           the agent's session_search JSON shape
+    --               ends the options (queries may start with "-")
+`,
+  scroll: `
+  Usage
+    $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--agent NAME] [--json]
+
+  The messages around one message of a conversation. SESSION_ID may be a link
+  (@session:PROFILE/ID); anchors of other agents are their own ids.
+
+  Options
+    --window N       messages on each side
+${AGENT}
+${STORE}
+    --json           JSON instead of text
+`,
+  read: `
+  Usage
+    $ lookback read SESSION_ID [--agent NAME] [--json]
+
+  A whole conversation, its compression chain followed. SESSION_ID may be a
+  link (@session:PROFILE/ID) or a unique prefix of an id.
+
+  Options
+${AGENT}
+${STORE}
+    --json           JSON instead of text
+`,
+  profiles: `
+  Usage
+    $ lookback profiles [--json]
+
+  The Hermes profiles that have a store, and which one is active.
+
+  Options
+    --json           JSON instead of text
+`,
+  index: `
+  Usage
+    $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]
+
+  Reads other agents' histories (Claude Code, Codex, Gemini CLI, opencode,
+  PraisonAI) into lookback's own index in ~/.cache/lookback (LOOKBACK_INDEX).
+  Their files are only read.
+
+  Options
+    --agent NAME     one agent (default: all)
+    --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
+    --json           JSON instead of text
+`,
+  sources: `
+  Usage
+    $ lookback sources [--json]
+
+  What was found of each agent's history: indexed, unreadable, missing.
+
+  Options
+    --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
+    --json           JSON instead of text
+`,
+  mcp: `
+  Usage
+    $ lookback mcp [--db PATH | --profile NAME | --demo]
+
+  Serves session_search (and reading tools) to any agent over MCP on stdio.
+
+  Options
+${STORE}
+`,
+};
+
+/** The help of `name` (a subcommand or mcp), or null for the app's (the global help). */
+export function subcommandHelp(name: string): string | null {
+  return Object.hasOwn(TEXTS, name) ? TEXTS[name as Subcommand | 'mcp'] : null;
+}
