@@ -112,6 +112,30 @@ ${STORE}
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
     --json           JSON instead of text
 `,
+  sync: `
+  Usage
+    $ lookback sync --host NAME|all [--json]
+
+  Reads another machine's histories over your own ssh into lookback's mirror:
+  its Hermes stores (every profile) and the other agents' files. NAME is an ssh
+  destination (an alias from ~/.ssh/config works). A second sync moves only what
+  changed. Nothing is written on the remote machine.
+
+  Options
+    --host NAME|all  the machine to read, or every machine synced before
+    --json           JSON instead of text
+`,
+  hosts: `
+  Usage
+    $ lookback hosts [--json]
+
+  The machines synced with lookback sync --host: when each was last read, the
+  last error, and what each holds (conversations and messages per agent and
+  profile).
+
+  Options
+    --json           JSON instead of text
+`,
   mcp: `
   Usage
     $ lookback mcp [--db PATH | --profile NAME | --demo]
