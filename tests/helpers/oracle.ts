@@ -187,6 +187,8 @@ function activity(snap: Snapshot, s: S): number {
 export function expectedBrowse(
   snap: Snapshot,
   limit: number,
+  /** The app and the readable list pin first; the agent's browse (`recent --json`) does not (#17). */
+  pinnedFirst = true,
 ): { session_id: string; started_at: number; root: string }[] {
   // A root has no parent, or a parent link that leads nowhere (missing row, or itself).
   const roots = [...snap.sessions.values()].filter(
@@ -222,7 +224,7 @@ export function expectedBrowse(
   });
   rows.sort(
     (a, b) =>
-      b.pinned - a.pinned ||
+      (pinnedFirst ? b.pinned - a.pinned : 0) ||
       b.eff - a.eff ||
       b.started_at - a.started_at ||
       (a.root < b.root ? 1 : -1),

@@ -121,7 +121,7 @@ describe('a live agent writing the store while lookback reads it', () => {
       const snap = loadSnapshot(path);
       const recent = lookback(['recent', '--db', path, '--json', '--limit', '30']).json();
       expect((recent.results as { session_id: string }[]).map((x) => x.session_id)).toEqual(
-        expectedBrowse(snap, 30).map((x) => x.session_id),
+        expectedBrowse(snap, 30, false).map((x) => x.session_id),
       );
       const found = lookback(['search', 'kestrel', '--db', path, '--json']).json();
       expect(
