@@ -38,6 +38,8 @@ export interface Flags {
   sort?: string | undefined;
   roles?: string | undefined;
   window?: string | undefined;
+  /** `mcp --http [ADDR]`: serve Streamable HTTP instead of stdio. */
+  http?: boolean | undefined;
 }
 
 type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources'>;
@@ -172,12 +174,15 @@ function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): vo
 /** Runs one subcommand (or the app) and returns the exit code. */
 export async function runCommand(input: string[], flags: Flags): Promise<number> {
   const [first, ...rest] = input;
+  if (flags.http && first !== 'mcp') throw new UsageError('--http is for lookback mcp');
   if (first === undefined) return runApp(flags);
   if (first === 'mcp') {
     // The MCP server and its SDK load only for this command.
-    expectArgs(first, rest, 0, '');
+    if (flags.http && rest.length > 1)
+      throw new UsageError(`mcp --http takes one address (got ${rest.length} arguments)`);
+    if (!flags.http) expectArgs(first, rest, 0, '');
     const { runMcp } = await lazy.mcp();
-    return runMcp(flags);
+    return runMcp(flags, rest[0]);
   }
   if (!(SUBCOMMANDS as readonly string[]).includes(first))
     throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')}, mcp)`);

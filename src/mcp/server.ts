@@ -34,6 +34,7 @@ import { AgentIndex } from './agents.js';
 import { ToolError, type Sources } from './call.js';
 import { StoreRegistry, type Locate } from './stores.js';
 import { findTool, TOOLS, type AnyTool } from './tools.js';
+import { GuardedStdioTransport, oneLine } from './wire.js';
 
 const INSTRUCTIONS =
   "lookback recalls past AI-agent sessions (the Hermes agent's session store and other agents' histories), read-only. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:... link), call session_search with it.";
@@ -54,12 +55,6 @@ function fail(message: string): CallToolResult {
     structuredContent: payload,
     isError: true,
   };
-}
-
-/** One line for a protocol error: a model or a log reads it whole. */
-function oneLine(text: string, max = 200): string {
-  const line = sanitizeLine(text.replace(/\s+/g, ' ').trim());
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /**
@@ -142,6 +137,7 @@ export function serveStdio(from: Sources): Promise<number> {
       resolve(code);
     };
     const handle = sdkServeStdio(() => createServer(from), {
+      transport: new GuardedStdioTransport(process.stdin, process.stdout),
       // A line that is not JSON-RPC is answered (or dropped) by the SDK; the reason goes to stderr.
       onerror: (err) =>
         process.stderr.write(`lookback: mcp: ${oneLine(err?.message ?? String(err))}\n`),
@@ -156,8 +152,8 @@ export function serveStdio(from: Sources): Promise<number> {
   });
 }
 
-/** `lookback mcp [--db PATH | --profile NAME | --demo]`: the store named is the one calls read by default. */
-export async function runMcp(flags: Flags): Promise<number> {
+/** `lookback mcp [--db PATH | --profile NAME | --demo] [--http [ADDR]]`: the store named is the one calls read by default. */
+export async function runMcp(flags: Flags, httpAddress?: string): Promise<number> {
   if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
   let demo: { path: string; profile: string } | null = null;
   if (flags.demo) {
@@ -183,8 +179,13 @@ export async function runMcp(flags: Flags): Promise<number> {
     return chooseStoreOnDisk({ profile });
   };
   const warn = (w: string) => process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
-  return serveStdio({
+  const from = {
     stores: new StoreRegistry(locate, undefined, warn),
     agents: new AgentIndex(warn),
-  });
+  };
+  if (flags.http) {
+    const { serveHttp } = await import('./http.js');
+    return serveHttp(from, httpAddress, warn);
+  }
+  return serveStdio(from);
 }

@@ -9,6 +9,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PassThrough } from 'node:stream';
 import { BIN } from '../helpers/cli.js';
@@ -165,4 +166,34 @@ export function call(
   name = 'session_search',
 ): Promise<Answer> {
   return callOn(server.client, args, name);
+}
+
+/** One raw POST (any headers, any body) to the server; the status and the body as text. */
+export function rawPost(
+  url: URL,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (b: Buffer) => (text += b.toString('utf8')));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
