@@ -7,6 +7,7 @@
 import { AGENTS, isAgent, type Agent } from '../agents/model.js';
 import { parseAnchor } from '../anchors/parse.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
+import { StoreError } from '../store/errors.js';
 import type { Store } from '../store/store.js';
 import { parseWhen } from '../store/time.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
@@ -44,14 +45,40 @@ export interface Plan {
   agent: typeof NATIVE_AGENT | Agent;
   /** The profile whose store answers; undefined for the server's own store. */
   profile?: string;
+  /** The conversation's title, when the call named it so: resolved to a session id in its store. */
+  title?: string;
   call: Call;
 }
 
 const WITH_PROFILE = /^@session:[^/\s]+\//;
+/** `@session:"<title>"` or `@session:<profile>/"<title>"`, as the agent's desktop composer inserts it. */
+const TITLE_LINK = /^@session:(?:([^/\s"]+)\/)?"((?:[^"\\]|\\.)+)"$/;
+
+/** The title a link names, JSON escapes read; null when it is not a title link. */
+export function titleLink(raw: string): { profile?: string; title: string } | null {
+  const m = TITLE_LINK.exec(raw.trim());
+  if (!m) return null;
+  let title: string;
+  try {
+    title = JSON.parse(`"${m[2]}"`) as string;
+  } catch {
+    title = m[2]!;
+  }
+  title = title.trim();
+  if (title === '') return null;
+  return { ...(m[1] ? { profile: m[1] } : {}), title };
+}
+
+/** `around_message_id=0` (or "0"): models write it for "no anchor"; message ids start at 1. */
+function noAnchor(id: number | string): boolean {
+  return id === 0 || (typeof id === 'string' && id.trim() === '0');
+}
 
 /** What `session_id` names: a plain id, or a pasted link or scroll call. */
 interface Target {
   sessionId?: string;
+  /** `@session:"<title>"`: the conversation is named by its title, resolved in the store. */
+  title?: string;
   profile?: string;
   aroundId?: number | string;
   window?: number;
@@ -61,9 +88,22 @@ function target(args: SessionSearchArgs): Target {
   const raw = args.session_id?.trim();
   const out: Target = {};
   if (args.profile !== undefined) out.profile = args.profile.trim();
-  if (args.around_message_id !== undefined) out.aroundId = args.around_message_id;
+  if (args.around_message_id !== undefined && !noAnchor(args.around_message_id))
+    out.aroundId = args.around_message_id;
   if (args.window !== undefined) out.window = args.window;
   if (!raw) return out;
+  const titled = titleLink(raw);
+  if (titled) {
+    if (titled.profile !== undefined) {
+      if (out.profile !== undefined && out.profile !== titled.profile)
+        throw new ToolError(
+          `session_id is a link to profile "${titled.profile}" but profile is "${out.profile}"; pass one of them`,
+        );
+      out.profile = titled.profile;
+    }
+    out.title = titled.title;
+    return out;
+  }
   const anchor = parseAnchor(raw);
   if (anchor?.kind === 'link') {
     out.sessionId = anchor.sessionId;
@@ -148,7 +188,14 @@ export function planCall(args: SessionSearchArgs): Plan {
   const agent = agentOf(args.agent);
   const t = target(args);
   const where = t.profile ? { profile: t.profile } : {};
-  const plan = (call: Call): Plan => ({ agent, ...where, call });
+  const plan = (call: Call): Plan => ({
+    agent,
+    ...where,
+    ...(t.title ? { title: t.title } : {}),
+    call,
+  });
+  // A title stands for a session id, resolved once the store is open.
+  if (t.title !== undefined) t.sessionId = '';
   if (t.sessionId !== undefined && t.aroundId !== undefined)
     return plan({
       shape: 'scroll',
@@ -218,7 +265,92 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
         throw new ToolError(
           `${name} is for Hermes stores; lookback's index of "${plan.agent}" does not apply it yet`,
         );
-    return from.agents.answer(plan.agent, plan.call);
+    if (plan.title !== undefined)
+      throw new ToolError(
+        `a title link is resolved in Hermes stores; for agent "${plan.agent}" pass the session id (find it with query=)`,
+      );
+    const agent = plan.agent;
+    return withScrollRecovery(plan.call, (call) => from.agents.answer(agent, call));
   }
-  return from.stores.use(plan.profile, (store) => answerFromStore(store, plan.call));
+  return from.stores.use(plan.profile, (store) => {
+    const call =
+      plan.title !== undefined ? byTitle(plan.call, resolveTitle(store, plan.title)) : plan.call;
+    return withScrollRecovery(call, (c) => answerFromStore(store, c));
+  });
+}
+
+/** The session a title names: the most recently started conversation with exactly that title. */
+export function resolveTitle(store: Store, title: string): { sessionId: string; others: string[] } {
+  const rows = store.read(() => {
+    try {
+      return store
+        .stmt(
+          `SELECT id FROM sessions WHERE title IS NOT NULL AND lower(trim(title)) = lower(?) ORDER BY started_at DESC, id DESC LIMIT 6`,
+        )
+        .all(title) as { id: string }[];
+    } catch {
+      throw new ToolError('this store keeps no session titles; pass the session id');
+    }
+  });
+  if (rows.length === 0)
+    throw new ToolError(
+      `no conversation titled "${title}"; search for it with query="${title.replace(/"/g, "'")}"`,
+    );
+  return { sessionId: rows[0]!.id, others: rows.slice(1).map((r) => r.id) };
+}
+
+function byTitle(
+  call: Call,
+  found: { sessionId: string; others: string[] },
+): Call & { titleMatches?: string[] } {
+  if (call.shape !== 'scroll' && call.shape !== 'read') return call;
+  return {
+    ...call,
+    sessionId: found.sessionId,
+    ...(found.others.length > 0 ? { titleMatches: found.others } : {}),
+  };
+}
+
+/**
+ * A scroll whose anchor is not in the session (a stale id, another session's id,
+ * a made-up one) is answered with a bounded read of the session and a
+ * `scroll_recovery` block saying what happened and what to do, instead of an
+ * error the model can only give up on. A session that does not exist is still
+ * an error.
+ */
+function withScrollRecovery(
+  call: Call & { titleMatches?: string[] },
+  answer: (call: Call) => Record<string, Json>,
+): Record<string, Json> {
+  const mark = (out: Record<string, Json>) =>
+    call.titleMatches
+      ? {
+          ...out,
+          title_matches: call.titleMatches,
+          message_title: `${call.titleMatches.length + 1} conversations have this title; this is the newest. Pass one of title_matches as session_id for another.`,
+        }
+      : out;
+  if (call.shape !== 'scroll') return mark(answer(call));
+  try {
+    return mark(answer(call));
+  } catch (err) {
+    const reason = anchorProblem(err);
+    if (reason === null) throw err;
+    const read = answer({ shape: 'read', sessionId: call.sessionId });
+    return mark({
+      ...read,
+      scroll_recovery: {
+        requested_around_message_id: call.aroundId,
+        reason,
+        hint: 'The anchor is not a message of this session; this is a bounded read of the session instead. Scroll again with around_message_id set to one of the ids below.',
+      },
+    });
+  }
+}
+
+/** Why a scroll's anchor failed, when that is the failure; null for any other error. */
+function anchorProblem(err: unknown): string | null {
+  if (err instanceof StoreError && err.code === 'no-message') return err.message;
+  if (err instanceof ToolError && /around_message_id/.test(err.message)) return err.message;
+  return null;
 }
