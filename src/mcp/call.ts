@@ -69,7 +69,7 @@ export function titleLink(raw: string): { profile?: string; title: string } | nu
   return { ...(m[1] ? { profile: m[1] } : {}), title };
 }
 
-/** `around_message_id=0` (or "0"): models write it for "no anchor"; message ids start at 1. */
+/** `around_message_id=0` (or "0"): models write it for "no anchor"; Hermes message ids start at 1. */
 function noAnchor(id: number | string): boolean {
   return id === 0 || (typeof id === 'string' && id.trim() === '0');
 }
@@ -80,6 +80,8 @@ interface Target {
   /** `@session:"<title>"`: the conversation is named by its title, resolved in the store. */
   title?: string;
   profile?: string;
+  /** The agent a pasted agent anchor names. */
+  agent?: string;
   aroundId?: number | string;
   window?: number;
 }
@@ -88,8 +90,7 @@ function target(args: SessionSearchArgs): Target {
   const raw = args.session_id?.trim();
   const out: Target = {};
   if (args.profile !== undefined) out.profile = args.profile.trim();
-  if (args.around_message_id !== undefined && !noAnchor(args.around_message_id))
-    out.aroundId = args.around_message_id;
+  if (args.around_message_id !== undefined) out.aroundId = args.around_message_id;
   if (args.window !== undefined) out.window = args.window;
   if (!raw) return out;
   const titled = titleLink(raw);
@@ -123,6 +124,17 @@ function target(args: SessionSearchArgs): Target {
       );
     out.aroundId = anchor.messageId;
     if (out.window === undefined && anchor.window !== undefined) out.window = anchor.window;
+  } else if (anchor?.kind === 'agentMessage' || anchor?.kind === 'agentSession') {
+    // Another agent's copied call or command pasted whole: it names the agent too.
+    out.sessionId = anchor.sessionId;
+    out.agent = anchor.agent;
+    if (anchor.kind === 'agentMessage') {
+      if (out.aroundId !== undefined && String(out.aroundId) !== anchor.anchor)
+        throw new ToolError(
+          `session_id is an anchor at message ${anchor.anchor} but around_message_id is ${out.aroundId}; pass one of them`,
+        );
+      out.aroundId = anchor.anchor;
+    }
   } else {
     out.sessionId = anchor?.kind === 'sessionId' ? anchor.sessionId : raw;
   }
@@ -185,8 +197,14 @@ function roles(filter: string | undefined): string[] | undefined {
  * a query discovers.
  */
 export function planCall(args: SessionSearchArgs): Plan {
-  const agent = agentOf(args.agent);
   const t = target(args);
+  const agent = agentOf(t.agent ?? args.agent);
+  if (t.agent !== undefined && args.agent !== undefined && agentOf(args.agent) !== agent)
+    throw new ToolError(
+      `session_id is an anchor in ${t.agent}'s history but agent is "${args.agent}"; pass one of them`,
+    );
+  // Hermes ids start at 1, so 0 is "no anchor"; other agents' ordinals may start at 0.
+  if (agent === NATIVE_AGENT && t.aroundId !== undefined && noAnchor(t.aroundId)) delete t.aroundId;
   const where = t.profile ? { profile: t.profile } : {};
   const plan = (call: Call): Plan => ({
     agent,

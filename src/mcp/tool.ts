@@ -42,7 +42,7 @@ ANCHORS PASTED BY THE USER
   - a title link, e.g. @session:"Billing migration" (or @session:work/"Billing migration"): pass it whole as session_id; it opens the newest conversation with exactly that title (title_matches lists the others);
   - a list of {"session_id", "around_message_id"} pairs: make one scroll call per pair.
 
-  around_message_id=0 means no anchor: the call reads the session. An anchor that is not a message of the session (stale, mistyped, from another session) is answered with a bounded read of the session and a scroll_recovery block saying what happened; scroll again with an id from that read.
+  around_message_id=0 means no anchor in a Hermes session: the call reads the session. An anchor that is not a message of the session (stale, mistyped, from another session) is answered with a bounded read of the session and a scroll_recovery block saying what happened; scroll again with an id from that read.
 
 OTHER AGENTS
 
@@ -70,7 +70,7 @@ export const sessionSearchArgs = z
     around_message_id: z
       .union([z.number().int(), z.string().min(1)])
       .describe(
-        "Scroll shape: the message to centre the window on (a match_message_id, or any id from an earlier window). Needs session_id. A whole number for Hermes sessions; other agents' ids may be strings. 0 means no anchor (read the session).",
+        "Scroll shape: the message to centre the window on (a match_message_id, or any id from an earlier window). Needs session_id. A whole number for Hermes sessions; other agents' ids may be strings. 0 means no anchor in a Hermes session (read the session).",
       )
       .optional(),
     window: int(
