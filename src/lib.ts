@@ -8,7 +8,7 @@
  *   const { results } = lb.search('flaky test', { limit: 5 });
  *   lb.close();
  */
-import { chooseStoreOnDisk } from './cli/storeChoice.js';
+import { UsageError } from './cli/usage.js';
 import {
   Operations,
   type Answer,
@@ -18,45 +18,56 @@ import {
   type SearchOptions,
 } from './cli/operations.js';
 import { StoreError, type StoreErrorCode } from './store/errors.js';
-import { Store } from './store/store.js';
 
 export type { Answer, RecentOptions, ScrollOptions, SearchOptions, StoreErrorCode };
 export type { Json } from './store/recall.js';
 /** What every failure is: `code` says which kind, `message` is one line. */
 export { StoreError as LookbackError };
 
-/** Which store(s) to read. With none of the keys, the store the command line would pick. */
+/**
+ * Which sources to read. With none of the keys, every source the command line
+ * would read: the Hermes store it picks and every other agent whose history is
+ * on this machine. `agent` narrows to Hermes, one agent, or `all`.
+ */
 export type Where =
-  | { path: string; profile?: string }
-  | { profile: string }
+  | { path: string; profile?: string; agent?: string }
+  | { profile: string; agent?: string }
   | { allProfiles: true }
-  | Record<string, never>;
+  | { agent?: string };
 
 export interface Lookback {
   /** Recent conversations, newest activity first (`lookback recent --json`). */
   recent(opts?: RecentOptions): Answer;
   /** Full-text search (`lookback search QUERY --json`). */
   search(query: string, opts?: SearchOptions): Answer;
-  /** Messages around one (`lookback scroll SESSION_ID MESSAGE_ID --json`); a link reads its profile. */
-  scroll(sessionId: string, messageId: number, opts?: ScrollOptions): Answer;
+  /** Messages around one (`lookback scroll SESSION_ID MESSAGE_ID --json`); a link or scroll call reads its profile. */
+  scroll(sessionId: string, messageId: number | string, opts?: ScrollOptions): Answer;
   /** A whole session, or its head and tail (`lookback read SESSION_ID --json`); an id prefix works. */
   read(sessionId: string): Answer;
-  /** Warnings about the store (an unusual layout, a degraded index). */
+  /** Warnings about the sources (an unusual layout, a degraded index). */
   readonly warnings: readonly string[];
   close(): void;
 }
 
 /**
- * Opens a store read-only (it is never written). The connection is let go
- * after a few idle seconds and taken again on the next call, so a long-lived
- * caller never blocks the agent's maintenance. Throws a LookbackError.
+ * Opens the sources read-only (they are never written). A store's connection
+ * is let go after a few idle seconds and taken again on the next call, so a
+ * long-lived caller never blocks the agent's maintenance. Throws a LookbackError.
  */
 export function openStore(where: Where = {}, ctx: ProfileContext = {}): Lookback {
   if ('allProfiles' in where && where.allProfiles) return Operations.allProfiles(ctx);
   const path = 'path' in where ? where.path : undefined;
   const profile = 'profile' in where ? where.profile : undefined;
-  const choice = path ? chooseStoreOnDisk({ db: path }, ctx) : chooseStoreOnDisk({ profile }, ctx);
-  if (choice.demo) throw new StoreError(choice.notice ?? 'no store', 'not-found');
-  const store = Store.open(choice.path, { profile: path && profile ? profile : choice.profile });
-  return Operations.one(store, ctx);
+  const agent = 'agent' in where ? where.agent : undefined;
+  const sel = path
+    ? { db: path, dbProfile: profile, agent: agent ?? 'hermes' }
+    : profile !== undefined
+      ? { profile, agent: agent ?? 'hermes' }
+      : { agent };
+  try {
+    return Operations.select(sel, ctx);
+  } catch (err) {
+    if (err instanceof UsageError) throw new StoreError(err.message, 'query');
+    throw err;
+  }
 }

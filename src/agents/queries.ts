@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { likePattern, type Route } from '../store/query.js';
+import type { Filters } from '../store/types.js';
 import { AGENTS, type Agent } from './model.js';
 
 export type Prepare = (sql: string) => Database.Statement | null;
@@ -23,10 +24,53 @@ export const inList = (agents: readonly Agent[]): string =>
  * index: through it, it read every conversation of the agents and sorted them
  * (15 ms at 10,000 conversations); walking `conversations_active` stops at `limit`.
  */
-export function recentSql(agents: readonly Agent[], all: boolean): string {
+export function recentSql(
+  agents: readonly Agent[],
+  all: boolean,
+  filter: string | null = null,
+): string {
   return `SELECT * FROM conversations WHERE +agent IN ${inList(agents)} AND message_count > 0
-       ${all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}
+       ${all ? '' : `AND ifnull(parent_kind, '') <> 'subagent'`}${filter ? ` AND ${filter}` : ''}
        ORDER BY last_active_at DESC LIMIT ?`;
+}
+
+/** The conversation filters (src/store/types.ts Filters) as SQL over `conversations`; null when none. */
+export function conversationFilterSql(
+  f: Filters | undefined,
+): { sql: string; params: unknown[] } | null {
+  if (!f) return null;
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.sources && f.sources.length > 0) {
+    parts.push(`ifnull(source, agent) IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(f.sources));
+  }
+  // The index keeps milliseconds; the filters are epoch seconds (started_at, as in Hermes).
+  if (f.after !== undefined) {
+    parts.push(`started_at >= ?`);
+    params.push(f.after * 1000);
+  }
+  if (f.before !== undefined) {
+    parts.push(`started_at < ?`);
+    params.push(f.before * 1000);
+  }
+  if (f.cwd !== undefined && f.cwd !== '') {
+    parts.push(`cwd LIKE ? ESCAPE '\\'`);
+    params.push(`${f.cwd.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (f.model !== undefined && f.model !== '') {
+    parts.push(`instr(lower(ifnull(model, '')), lower(?)) > 0`);
+    params.push(f.model);
+  }
+  if (f.excludeSessionIds && f.excludeSessionIds.length > 0) {
+    // An excluded id stands for its conversation and the subagents it started.
+    const ids = JSON.stringify(f.excludeSessionIds);
+    parts.push(
+      `native_id NOT IN (SELECT value FROM json_each(?)) AND ifnull(parent_native_id, '') NOT IN (SELECT value FROM json_each(?))`,
+    );
+    params.push(ids, ids);
+  }
+  return parts.length > 0 ? { sql: parts.join(' AND '), params } : null;
 }
 
 /** Keeps hits to the agents asked for; nothing when every agent is asked for. */

@@ -10,7 +10,15 @@ import type { Json } from '../store/recall.js';
 import { clampWindow } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
 import type { AppConv, AppMsg } from './appReads.js';
-import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
+import {
+  agentClause,
+  conversationFilterSql,
+  inList,
+  likeClause,
+  rankedPool,
+  recentSql,
+} from './queries.js';
+import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
@@ -78,9 +86,13 @@ function meta(c: ConvRow): Record<string, Json> {
 export function recentAgentsJson(
   db: Database.Database,
   agents: readonly Agent[],
-  opts: { limit: number; all: boolean },
+  opts: { limit: number; all: boolean; filters?: Filters },
 ): Record<string, Json> {
-  const rows = stmt(db, recentSql(agents, opts.all)).all(opts.limit) as ConvRow[];
+  const f = conversationFilterSql(opts.filters);
+  const rows = stmt(db, recentSql(agents, opts.all, f?.sql ?? null)).all(
+    ...(f?.params ?? []),
+    opts.limit,
+  ) as ConvRow[];
   const results = rows.map((r) => {
     const out: Record<string, Json> = {
       session_id: r.native_id,
@@ -109,6 +121,8 @@ export interface AgentSearchOptions {
   sort?: 'relevance' | 'newest' | 'oldest';
   roles?: string[];
   all: boolean;
+  /** Applied to the conversation row in SQL (queries.ts conversationFilterSql). */
+  filters?: Filters;
 }
 
 interface Hit {
@@ -125,13 +139,17 @@ function hits(
   n: number,
 ): Hit[] {
   const roles = JSON.stringify(opts.roles ?? ['user', 'assistant']);
+  const f = conversationFilterSql(opts.filters);
+  const fp = f?.params ?? [];
   const where =
     [
       `m.role IN (SELECT value FROM json_each(?))`,
       // A copy is never a hit; an abandoned branch is one only with --all, like quiet rows.
       opts.all ? `m.flags & ${FLAG.copied} = 0` : `m.flags & ${OUT_OF_TRANSCRIPT} = 0`,
       opts.all ? '1' : `m.kind NOT IN ${QUIET_KINDS}`,
-    ].join(' AND ') + ` ${agentClause(agents)}`;
+    ].join(' AND ') +
+    ` ${agentClause(agents)}` +
+    (f ? ` AND +m.conv_id IN (SELECT id FROM conversations WHERE ${f.sql})` : '');
   const order =
     opts.sort === 'newest'
       ? 'm.created_at DESC, m.id DESC'
@@ -151,7 +169,7 @@ function hits(
       const seen = new Map<number, Hit>();
       let cursor = Number.MAX_SAFE_INTEGER;
       for (let size = 64; seen.size < opts.limit; size = Math.min(size * 4, 4096)) {
-        const rows = page.all(cursor, ...params, roles, size) as Hit[];
+        const rows = page.all(cursor, ...params, roles, ...fp, size) as Hit[];
         for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r);
         if (rows.length < size) break;
         cursor = rows[rows.length - 1]!.id;
@@ -161,19 +179,19 @@ function hits(
     return stmt(
       db,
       `SELECT m.id, m.conv_id FROM messages m WHERE (${like}) AND ${where} ORDER BY ${order ?? 'm.id DESC'} LIMIT ?`,
-    ).all(...params, roles, n) as Hit[];
+    ).all(...params, roles, ...fp, n) as Hit[];
   }
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
   if (order === null)
     // Relevance: score the newest matches first (appReads.ts rankedPool), best per conversation.
-    return [...rankedPool((sql) => stmt(db, sql), table, match, where, [roles], opts.limit)].map(
-      ([conv_id, id]) => ({ id, conv_id }),
-    );
+    return [
+      ...rankedPool((sql) => stmt(db, sql), table, match, where, [roles, ...fp], opts.limit),
+    ].map(([conv_id, id]) => ({ id, conv_id }));
   return stmt(
     db,
     `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
        WHERE ${table} MATCH ? AND ${where} ORDER BY ${order} LIMIT ?`,
-  ).all(match, roles, n) as Hit[];
+  ).all(match, roles, ...fp, n) as Hit[];
 }
 
 /** Best hit per conversation, widening the fetch until `limit` conversations or no more hits. */

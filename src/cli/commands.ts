@@ -1,13 +1,18 @@
 import { StoreError } from '../store/errors.js';
 import { listProfiles } from '../store/locate.js';
 import type { Json } from '../store/recall.js';
-import { Store } from '../store/store.js';
 import { MAX_EXCLUDED } from '../store/filters.js';
+import { answer } from '../recall/answer.js';
+import type { Call } from '../recall/call.js';
+import { chooseSources, type Selection } from '../recall/sources.js';
+import { parseTarget, TargetError } from '../recall/target.js';
+import { progressBar } from '../agents/progress.js';
+import { parseSourceDirs, AgentUsageError } from '../agents/sourceDirs.js';
 import { parseWhen } from '../store/time.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { Operations, type Answer } from './operations.js';
 import { chooseStore } from './storeChoice.js';
+import { inertJson } from './json.js';
 import { printText } from './text.js';
 import { lazy } from './lazy.js';
 import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
@@ -43,6 +48,7 @@ export interface Flags {
 }
 
 type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources'>;
+export type { Recall };
 
 /** The roles a message can have in the agent's store. */
 const ROLES = ['user', 'assistant', 'tool', 'system'] as const;
@@ -134,37 +140,30 @@ function detailFlag(value: string | undefined): Detail | undefined {
   throw new UsageError(`--detail takes adaptive, full or compact, not "${value}"`);
 }
 
-/** The store the flags name (storeChoice.ts), opened read-only; its notice said on stderr. */
-async function openStore(flags: Flags): Promise<Store> {
-  const choice = await chooseStore(flags);
-  if (choice.notice && !flags.json)
-    process.stderr.write(`lookback: note: ${sanitizeLine(choice.notice)}\n`);
-  return Store.open(choice.path, { profile: choice.profile, idleCloseMs: 0 });
-}
+/** A pass over the agents' files that ended this recently (by any process) is not repeated. */
+const CLI_FRESH_MS = 3_000;
 
-async function operations(flags: Flags): Promise<Operations> {
-  if (flags.allProfiles) {
-    if (flags.db || flags.profile || flags.demo)
-      throw new UsageError(
-        '--all-profiles reads every profile: leave out --db, --profile and --demo',
-      );
-    return Operations.allProfiles();
+/** The sources the flags select (src/recall/sources.ts): every source found, narrowed by the flags. */
+async function selection(flags: Flags): Promise<Selection> {
+  if (flags.allProfiles && (flags.db || flags.profile || flags.demo))
+    throw new UsageError(
+      '--all-profiles reads every profile: leave out --db, --profile and --demo',
+    );
+  if (flags.demo) {
+    const choice = await chooseStore(flags);
+    return { db: choice.path, dbProfile: choice.profile, agent: flags.agent };
   }
-  return Operations.one(await openStore(flags));
+  if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
+  return {
+    db: flags.db,
+    profile: flags.profile,
+    agent: flags.agent,
+    allProfiles: flags.allProfiles,
+    sourceDirs: parseSourceDirs(flags.sourceDir),
+  };
 }
 
-// JSON.stringify escapes C0 controls but leaves C1 controls, bidi overrides and
-// line separators raw; a terminal showing `--json` output would act on them.
-// Escaping them as \uXXXX keeps the JSON identical once parsed.
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
-
-/** JSON text with every character a terminal could act on written as an escape. */
-export function inertJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    JSON_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+export { inertJson };
 
 function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): void {
   if (flags.json) process.stdout.write(inertJson(payload) + '\n');
@@ -193,14 +192,36 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     else for (const p of profiles) process.stdout.write(`${p.name}\t${p.path}\n`);
     return 0;
   }
-  const others = await otherAgents(cmd, rest, flags);
-  if (others !== null) return others;
-  const call = parseArgs(cmd as Recall, rest, flags);
-  let ops: Operations | undefined;
+  if (cmd === 'index' || cmd === 'sources') return indexCommands(cmd, rest, flags);
+  const call = parseArgs(cmd, rest, flags);
+  const sel = await selection(flags);
+  let set: ReturnType<typeof chooseSources> | undefined;
+  const bar = progressBar();
   try {
-    ops = await operations(flags);
-    for (const w of ops.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
-    emit(flags, cmd, call(ops));
+    set = chooseSources(sel, {
+      idleCloseMs: 0,
+      agents: {
+        freshMs: CLI_FRESH_MS,
+        warn: (w) => process.stderr.write(`lookback: ${sanitizeLine(w)}\n`),
+        onProgress: bar.update,
+        onPassDone: () => bar.done(),
+      },
+    });
+    if (!flags.json)
+      for (const n of set.notes) process.stderr.write(`lookback: note: ${sanitizeLine(n)}\n`);
+    if (call.shape === 'scroll' && set.sources.every((s) => s.id.kind === 'hermes'))
+      if (!/^\d+$/.test(call.target.around ?? ''))
+        throw new UsageError(`MESSAGE_ID must be a whole number, not "${call.target.around}"`);
+    const payload = answer(call, set);
+    for (const s of set.sources)
+      for (const w of s.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
+    // Refused filters and skipped sources: in the JSON, or one line each on stderr.
+    if (!flags.json) {
+      for (const r of asLines(payload.refused)) process.stderr.write(`lookback: ${r}\n`);
+      for (const r of asLines(payload.skipped))
+        process.stderr.write(`lookback: warning: skipped ${r}\n`);
+    }
+    emit(flags, cmd, payload);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -212,12 +233,25 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     else process.stderr.write(`lookback: ${sanitizeLine(message)}\n`);
     return 1;
   } finally {
-    ops?.close();
+    bar.done();
+    set?.close();
   }
 }
 
-/** Validates a subcommand's arguments before the store is opened; returns the call to make. */
-function parseArgs(cmd: Recall, rest: string[], flags: Flags): (ops: Operations) => Answer {
+/** The `refused` and `skipped` notes of an answer as lines. */
+function asLines(v: Json | undefined): string[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((x) =>
+    typeof x === 'string'
+      ? sanitizeLine(x)
+      : x && typeof x === 'object' && !Array.isArray(x)
+        ? sanitizeLine(`${String(x.profile ?? x.agent ?? '')}: ${String(x.error ?? '')}`)
+        : '',
+  );
+}
+
+/** Validates a subcommand's arguments before any store is opened; returns the call to make. */
+function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
   const limit = intFlag('limit', flags.limit, 0);
   const searchOnly = { exclude: flags.exclude, detail: flags.detail };
   if (cmd !== 'search')
@@ -231,42 +265,74 @@ function parseArgs(cmd: Recall, rest: string[], flags: Flags): (ops: Operations)
     throw new UsageError(
       `--all-profiles is for recent and search; ${cmd} takes a link (@session:PROFILE/ID) to read another profile`,
     );
+  const scope = flags.agent?.trim().toLowerCase();
+  const given = scope && scope !== 'all' ? { agent: scope } : {};
   switch (cmd) {
     case 'recent': {
       expectArgs(cmd, rest, 0, '');
       const filters = filtersFrom(flags);
-      return (o) => o.recent({ limit: limit ?? 20, all: flags.all, filters });
+      // The agent's browse orders by last activity; the readable list puts pinned first.
+      return {
+        shape: 'browse',
+        limit: limit ?? 20,
+        all: flags.all,
+        order: flags.json ? 'activity' : 'pinned-first',
+        ...(Object.keys(filters).length > 0 ? { filters } : {}),
+      };
     }
     case 'search': {
       if (rest.length === 0) throw new UsageError('search needs a QUERY');
-      const query = rest.join(' ');
       const sort = sortFlag(flags.sort);
       const roles = rolesFlag(flags.roles);
       const detail = detailFlag(flags.detail);
       const filters = filtersFrom(flags);
-      return (o) =>
-        o.search(query, {
-          limit: limit ?? 10,
-          all: flags.all,
-          filters,
-          ...(sort ? { sort } : {}),
-          ...(roles ? { roles } : {}),
-          ...(detail ? { detail } : {}),
-        });
+      return {
+        shape: 'discover',
+        query: rest.join(' '),
+        limit: limit ?? 10,
+        all: flags.all,
+        ...(Object.keys(filters).length > 0 ? { filters } : {}),
+        ...(sort ? { sort } : {}),
+        ...(roles ? { roles } : {}),
+        ...(detail ? { detail } : {}),
+      };
     }
     case 'scroll': {
-      expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
-      const [sid = '', mid = ''] = rest;
-      if (!/^\d+$/.test(mid.trim()))
-        throw new UsageError(`MESSAGE_ID must be a whole number, not "${mid}"`);
+      // SESSION_ID MESSAGE_ID, or one anchor that names both (a scroll call, a scroll command).
+      if (rest.length !== 1 && rest.length !== 2) expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
+      const [sid = '', mid] = rest;
       const window = intFlag('window', flags.window, -Infinity);
-      return (o) => o.scroll(sid, Number(mid), window === undefined ? {} : { window });
+      const target = targetOf(sid, { ...given, ...(mid !== undefined ? { around: mid } : {}) });
+      if (target.around === undefined)
+        throw new UsageError(
+          'scroll needs SESSION_ID MESSAGE_ID (or a scroll call copied from lookback)',
+        );
+      // Only Hermes can answer (a store named, or --agent hermes): its message ids are numbers.
+      const hermesOnly = flags.db || flags.profile || flags.demo || scope === 'hermes';
+      if (hermesOnly && !/^\d+$/.test(target.around))
+        throw new UsageError(`MESSAGE_ID must be a whole number, not "${target.around}"`);
+      return { shape: 'scroll', target, ...(window !== undefined ? { window } : {}) };
     }
     case 'read': {
       expectArgs(cmd, rest, 1, 'SESSION_ID');
       const [sid = ''] = rest;
-      return (o) => o.read(sid);
+      const t = targetOf(sid, given);
+      delete t.around;
+      return { shape: 'read', target: t };
     }
+  }
+}
+
+/** The one anchor parser (src/recall/target.ts); a contradiction is a usage error. */
+function targetOf(
+  raw: string,
+  given: Parameters<typeof parseTarget>[1],
+): ReturnType<typeof parseTarget> {
+  try {
+    return parseTarget(raw, given);
+  } catch (err) {
+    if (err instanceof TargetError) throw new UsageError(err.message);
+    throw err;
   }
 }
 
@@ -279,59 +345,21 @@ function expectArgs(cmd: string, rest: string[], n: number, names: string): void
     );
 }
 
-/**
- * Other agents' histories (src/agents): `index`, `sources`, and `--agent` on the
- * recall commands. Null when neither applies, so the Hermes path (and its JSON,
- * which agents rely on) stays exactly as it was.
- */
-async function otherAgents(cmd: Subcommand, rest: string[], flags: Flags): Promise<number | null> {
-  const agentsOnly = cmd === 'index' || cmd === 'sources';
-  if (!agentsOnly && flags.agent === undefined) {
-    if (flags.sourceDir?.length)
-      throw new UsageError('--source-dir needs --agent (or lookback index)');
-    return null;
-  }
+/** `lookback index` and `lookback sources`: the other agents' index itself (src/cli/agents.ts). */
+async function indexCommands(
+  cmd: 'index' | 'sources',
+  rest: string[],
+  flags: Flags,
+): Promise<number> {
   if (flags.allProfiles)
     throw new UsageError('--all-profiles reads Hermes profiles; leave out --agent');
-  const recall = agentsOnly ? null : (cmd as Recall);
-  // The same argument checks as Hermes; other agents' anchors are not numbers.
-  const hermesOnly = flags.agent?.trim().toLowerCase() === 'hermes';
-  if (recall)
-    parseArgs(recall, recall === 'scroll' && !hermesOnly ? [rest[0] ?? '', '0'] : rest, flags);
-  if (recall === 'scroll') expectArgs(cmd, rest, 2, 'SESSION_ID MESSAGE_ID');
-  const { runAgents, AgentUsageError } = await lazy.agents();
-  const hermes = async (): Promise<Record<string, Json>> => {
-    let call: (ops: Operations) => Answer;
-    try {
-      call = parseArgs(recall!, rest, flags);
-    } catch (err) {
-      // With --agent all, an anchor that is not a Hermes id just is not in Hermes.
-      if (err instanceof UsageError) throw new StoreError(err.message, 'no-message');
-      throw err;
-    }
-    const ops = Operations.one(await openStore(flags));
-    try {
-      return call(ops);
-    } finally {
-      ops.close();
-    }
-  };
+  const { runAgents } = await lazy.agents();
   try {
-    return await runAgents(
-      cmd,
-      rest,
-      {
-        agent: flags.agent,
-        sourceDir: flags.sourceDir,
-        json: flags.json,
-        all: flags.all,
-        limit: intFlag('limit', flags.limit, 0),
-        sort: sortFlag(flags.sort),
-        roles: rolesFlag(flags.roles),
-        window: intFlag('window', flags.window, -Infinity),
-      },
-      hermes,
-    );
+    return await runAgents(cmd, rest, {
+      agent: flags.agent,
+      sourceDir: flags.sourceDir,
+      json: flags.json,
+    });
   } catch (err) {
     if (err instanceof AgentUsageError) throw new UsageError(err.message);
     throw err;

@@ -12,5 +12,5 @@ export const LAZY_KEY = 'lookback.lazy';
 
 export const lazy = {
   mcp: () => import('../mcp/server.js'),
-  agents: () => import('../agents/cli.js'),
+  agents: () => import('./agents.js'),
 };

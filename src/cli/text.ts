@@ -49,8 +49,10 @@ export function printText(kind: string, p: Obj): void {
         const title = sanitizeLine(str(r.title) || str(r.preview) || '(untitled)');
         // NULL or text in a damaged store's time columns shows as "?", not as 1970.
         const active = typeof r.last_active === 'number' ? r.last_active : NaN;
+        // With other agents' rows in the list, every row names its agent (the column stays put).
+        const agent = r.agent === undefined ? '' : `${one(r.agent).padEnd(9)} `;
         out(
-          `${age(active, Date.now() / 1000).padStart(4)}  ${one(r.source).padEnd(9)} ${r.pinned ? '* ' : ''}${title}  · ${one(r.message_count)} msgs  · ${one(r.profile === undefined ? r.session_id : r.link)}`,
+          `${age(active, Date.now() / 1000).padStart(4)}  ${agent}${one(r.source).padEnd(9)} ${r.pinned ? '* ' : ''}${title}  · ${one(r.message_count)} msgs  · ${one(r.profile === undefined ? r.session_id : r.link)}`,
         );
       }
       if (results.length === 0) out('No sessions.');
@@ -61,12 +63,16 @@ export function printText(kind: string, p: Obj): void {
       if (results.length === 0) out(one(p.message) || 'No matching sessions found.');
       for (const r of results) {
         const where = r.profile === undefined ? '' : ` · profile ${one(r.profile)}`;
+        const other = typeof r.agent === 'string' && r.agent !== 'hermes' ? one(r.agent) : null;
         out(
-          `${sanitizeLine(str(r.title) || '(untitled)')} · ${one(r.source)} · ${one(r.when)}${where}`,
+          `${sanitizeLine(str(r.title) || '(untitled)')} · ${other ?? one(r.source)} · ${one(r.when)}${where}`,
         );
         out(`  ${one(r.snippet)}`);
+        // Another agent's message is reached by its own scroll command (anchors/parse.ts reads it back).
         out(
-          `  session_search(session_id=${JSON.stringify(one(r.session_id))}, around_message_id=${one(r.match_message_id)}, window=5)`,
+          other
+            ? `  lookback scroll --agent ${other} ${JSON.stringify(one(r.session_id))} ${one(r.match_message_id)}`
+            : `  session_search(session_id=${JSON.stringify(one(r.session_id))}, around_message_id=${one(r.match_message_id)}, window=5)`,
         );
         if (r.link) out(`  ${one(r.link)}`);
         out('');

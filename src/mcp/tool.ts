@@ -46,7 +46,7 @@ ANCHORS PASTED BY THE USER
 
 OTHER AGENTS
 
-  Pass agent="claude" (Claude Code), "codex", "gemini", "opencode" or "praisonai" with any shape to search that agent's history instead of Hermes'. Their message ids may be strings: pass them back as around_message_id unchanged.
+  Without agent, every history on this machine answers: the Hermes store and every other agent whose history is here (Claude Code, Codex, Gemini CLI, opencode, PraisonAI); each result names its agent once others are present. Pass agent="hermes", "claude", "codex", "gemini", "opencode" or "praisonai" to read one history only. Other agents' message ids may be strings: pass them back as around_message_id unchanged.
 
 QUERY SYNTAX
 
@@ -111,7 +111,7 @@ export const sessionSearchArgs = z
       'Any shape, Hermes only: the profile whose store to read (the <profile> of an @session:<profile>/<id> link). Omit for the store lookback was started on.',
     ).optional(),
     agent: str(
-      "Any shape: whose history: hermes (default), claude (Claude Code), codex, gemini, opencode or praisonai. Other agents' sessions are found with the same shapes; their message ids may be strings.",
+      "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),
   })
   .strict();

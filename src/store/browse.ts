@@ -19,6 +19,8 @@ export interface BrowseOptions {
   all?: boolean;
   /** Applied to the conversation's first row (sources, folder, model, dates) and its lineage (exclusions). */
   filters?: Filters;
+  /** Pinned conversations first (the app, the readable list); false: last activity only, as the agent's browse. */
+  pinnedFirst?: boolean;
 }
 
 /** The agent's preview: first user message, newlines folded, 60 characters then "...". */
@@ -104,7 +106,7 @@ export function browse(store: Store, opts: BrowseOptions = {}): RecentRow[] {
     const extra = filterSql(store, opts.filters);
     const rank = (pool: string[] | null) =>
       store
-        .stmt(rankSql(store, all, pool !== null, extra?.sql ?? null))
+        .stmt(rankSql(store, all, pool !== null, extra?.sql ?? null, opts.pinnedFirst ?? true))
         .all(...(pool ? [JSON.stringify(pool)] : []), ...(extra?.params ?? []), limit) as RootRow[];
     let roots: RootRow[] | null = null;
     // Widen the pool until it holds `limit` listable conversations or the scan runs out.
@@ -188,7 +190,13 @@ function candidatePool(store: Store, size: number): { ids: string[]; exhausted: 
   return { ids: roots, exhausted };
 }
 
-function rankSql(store: Store, all: boolean, pooled: boolean, extra: string | null): string {
+function rankSql(
+  store: Store,
+  all: boolean,
+  pooled: boolean,
+  extra: string | null,
+  pinnedFirst: boolean,
+): string {
   const { layout } = store;
   const where = `${listedFilter(store, all)}${extra ? ` AND ${extra}` : ''}`;
   const listed = pooled
@@ -216,7 +224,7 @@ function rankSql(store: Store, all: boolean, pooled: boolean, extra: string | nu
       ${pinned} AS pinned,
       ${marker('r', '_delegate_from')} AS delegate
     FROM act JOIN sessions r ON r.id = act.root_id
-    ORDER BY ${layout.has.pinned ? `${pinned} DESC, ` : ''}act.eff DESC, r.started_at DESC, r.id DESC
+    ORDER BY ${layout.has.pinned && pinnedFirst ? `${pinned} DESC, ` : ''}act.eff DESC, r.started_at DESC, r.id DESC
     LIMIT ?`;
 }
 

@@ -94,7 +94,7 @@ function metaJson(meta: SessionMeta): Record<string, Json> {
 
 export function recentJson(
   store: Store,
-  opts: { limit?: number; all?: boolean; filters?: Filters },
+  opts: { limit?: number; all?: boolean; filters?: Filters; pinnedFirst?: boolean },
 ): Record<string, Json> {
   const rows = browse(store, opts);
   const results = rows.map((r) => ({

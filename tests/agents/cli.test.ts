@@ -191,7 +191,7 @@ describe('lookback over other agents', () => {
     ]);
   });
 
-  it('answers --agent all across agents, and without --agent stays on Hermes', () => {
+  it('answers --agent all across agents, and without --agent reads every source found (#17)', () => {
     const r = lookback(
       ['search', 'charge OR wireguard OR PriceTag', '--agent', 'all', '--json'],
       env,
@@ -200,9 +200,18 @@ describe('lookback over other agents', () => {
     expect(new Set(results(r).map((x) => x.agent))).toEqual(
       new Set(['claude', 'praisonai', 'opencode']),
     );
-    const plain = lookback(['search', 'wireguard', '--json'], env);
-    expect(plain.code).toBe(1);
-    expect(plain.json().success).toBe(false);
+    // No Hermes store here, only other agents: their history, not "no store" (issue #17).
+    const plain = lookback(['search', 'charge OR wireguard OR PriceTag', '--json'], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(results(plain).map((x) => [x.agent, x.session_id])).toEqual(
+      results(r).map((x) => [x.agent, x.session_id]),
+    );
+    expect(plain.json().skipped).toEqual([
+      { profile: 'default', error: expect.stringContaining('no store at') as unknown },
+    ]);
+    const hermesOnly = lookback(['search', 'wireguard', '--agent', 'hermes', '--json'], env);
+    expect(hermesOnly.code).toBe(1);
+    expect(hermesOnly.json().success).toBe(false);
     const bad = lookback(['search', 'x', '--agent', 'cursor', '--json'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(

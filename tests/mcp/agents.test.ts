@@ -107,14 +107,24 @@ describe('other agents over MCP', () => {
     before = hashTree(home);
   });
 
-  it('refuses what only makes sense for Hermes, in one line', async () => {
+  it('refuses what only makes sense for Hermes, in one line; applies the filters (#17)', async () => {
     const a = await call(server, { agent: 'codex', profile: 'work' });
     expect(a.isError).toBe(true);
     expect(a.json.error).toBe('profile is for Hermes stores; agent "codex" has none');
-    const dated = await call(server, { agent: 'claude', query: 'payment', after: '7d' });
-    expect(dated.json.error).toBe(
-      'after is for Hermes stores; lookback\'s index of "claude" does not apply it yet',
+    // Dates apply to other agents' conversations as to Hermes' (issue #17: they were refused).
+    const dated = await call(server, { agent: 'claude', query: 'payment', after: '2020-01-01' });
+    expect(dated.isError, dated.text).toBe(false);
+    expect(dated.json).toEqual(
+      cli(['search', 'payment', '--agent', 'claude', '--after', '2020-01-01', '--limit', '3']),
     );
+    expect((dated.json.results as Obj[]).length).toBeGreaterThan(0);
+    const late = await call(server, { agent: 'claude', query: 'payment', after: '2099-01-01' });
+    expect(late.json.count).toBe(0);
+    // `all` (and no agent at all) is every history, the command line's default set.
+    const all = await call(server, { agent: 'all', query: 'payment' });
+    expect(all.json).toEqual(cli(['search', 'payment', '--agent', 'all', '--limit', '3']));
+    const plain = await call(server, { query: 'payment' });
+    expect(plain.json).toEqual(cli(['search', 'payment', '--limit', '3']));
     const missing = await call(server, { agent: 'gemini', session_id: 'no-such-session' });
     expect(missing.isError).toBe(true);
     expect(missing.json).toEqual(cli(['read', '--agent', 'gemini', 'no-such-session']));

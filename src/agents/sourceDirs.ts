@@ -1,0 +1,21 @@
+/** `--source-dir AGENT=PATH`: where to read an agent's history instead of its usual folder. */
+import type { Overrides } from './discover.js';
+import { AGENTS, isAgent } from './model.js';
+
+/** A mistake in an agents flag; the command line turns it into its usage error. */
+export class AgentUsageError extends Error {}
+
+export function parseSourceDirs(values: string[] | undefined): Overrides {
+  const out: Overrides = {};
+  for (const v of values ?? []) {
+    const eq = v.indexOf('=');
+    const name = eq > 0 ? v.slice(0, eq).trim().toLowerCase() : '';
+    const path = eq > 0 ? v.slice(eq + 1) : '';
+    if (!isAgent(name) || !path)
+      throw new AgentUsageError(
+        `--source-dir takes AGENT=PATH with AGENT one of ${AGENTS.join(', ')}, not "${v}"`,
+      );
+    out[name] = path;
+  }
+  return out;
+}

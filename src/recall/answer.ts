@@ -1,0 +1,330 @@
+/**
+ * `answer(call, set)`: the one place a question meets the sources. Every door
+ * (the command line, the library, the MCP server; the app's data layer for its
+ * lists) asks here, so the same question gets the same conversations, in the
+ * same order, with the same counts, whichever door it came through.
+ *
+ * The rule for a filter a source cannot apply: the source is left out of the
+ * answer and one line names it and the filter (`refused`); when no source is
+ * left, that line is the error. A source that is absent or broken is one line
+ * (`skipped`), never the end of the answer. With one source the answer is that
+ * source's own JSON, byte for byte the agent's `session_search` shape.
+ */
+import { StoreError } from '../store/errors.js';
+import type { Json } from '../store/recall.js';
+import { filtersAsked, type Call } from './call.js';
+import { merge, perSource, type MergeOrder } from './merge.js';
+import { ownerKey, type Owner } from './ref.js';
+import type { ConversationSource, Listed, Payload, Row } from './source.js';
+
+/** A source that could not be opened or read: one line in the answer. */
+export interface Skipped {
+  source: string;
+  /** The profile or agent(s) it is, for the JSON's `skipped` entries. */
+  profile?: string;
+  agent?: string;
+  error: string;
+}
+
+export interface SourceSet {
+  sources: readonly ConversationSource[];
+  /** Sources found but not readable (a profile in PostgreSQL without a mirror, …). */
+  skipped?: readonly Skipped[];
+  /** Opens a Hermes profile a link names when the set does not hold it (scroll and read). */
+  openProfile?: (name: string) => ConversationSource | null;
+}
+
+const NO_MATCH = 'No matching sessions found.';
+
+type Entry = Record<string, Json>;
+
+function skippedOf(s: ConversationSource, error: string): Skipped {
+  return s.id.kind === 'hermes'
+    ? { source: s.name, profile: s.id.profile, error }
+    : { source: s.name, agent: s.id.agents.join(','), error };
+}
+
+function skippedJson(list: readonly Skipped[]): Json[] {
+  return list.map((s) =>
+    s.profile !== undefined
+      ? { profile: s.profile, error: s.error }
+      : { agent: s.agent ?? s.source, error: s.error },
+  );
+}
+
+/** Which sources can take the call's filters; the others are refused in one line each. */
+function admit(
+  call: Extract<Call, { shape: 'browse' | 'discover' }>,
+  sources: readonly ConversationSource[],
+): { use: ConversationSource[]; refused: string[] } {
+  const asked = filtersAsked(call.filters);
+  const use: ConversationSource[] = [];
+  const refused: string[] = [];
+  for (const s of sources) {
+    if (asked.length === 0) {
+      use.push(s);
+      continue;
+    }
+    const caps = s.capabilities();
+    const missing = asked.filter((f) => !caps.filters.has(f));
+    if (missing.length === 0) use.push(s);
+    else
+      for (const f of missing)
+        refused.push(`${f}: ${s.name} ${caps.cannot[f] ?? 'cannot apply this filter'}; refused`);
+  }
+  return { use, refused };
+}
+
+/** Runs `fn` on each source; a source that fails is skipped with its line unless it is the only one. */
+function each<T>(
+  sources: readonly ConversationSource[],
+  fn: (s: ConversationSource) => T,
+): { got: { s: ConversationSource; v: T }[]; skipped: Skipped[] } {
+  const got: { s: ConversationSource; v: T }[] = [];
+  const skipped: Skipped[] = [];
+  for (const s of sources) {
+    try {
+      (s as { begin?: () => void }).begin?.();
+      got.push({ s, v: fn(s) });
+    } catch (err) {
+      if (!(err instanceof StoreError) || sources.length === 1) throw err;
+      skipped.push(skippedOf(s, err.message));
+    }
+  }
+  if (got.length === 0 && skipped.length > 0)
+    throw new StoreError(skipped.map((x) => `${x.source}: ${x.error}`).join('; '), 'not-found');
+  return { got, skipped };
+}
+
+/** How rows are tagged when an answer mixes owners. */
+interface Tagging {
+  agent: boolean;
+  profile: boolean;
+}
+
+function tagging(sources: readonly ConversationSource[]): Tagging {
+  const hermes = sources.filter((s) => s.id.kind === 'hermes').length;
+  return { agent: sources.some((s) => s.id.kind === 'agents'), profile: hermes > 1 };
+}
+
+function tagRow(json: Entry, owner: Owner, t: Tagging): Entry {
+  if (owner.agent !== 'hermes') return json;
+  let out = json;
+  if (t.profile) {
+    out = { ...out, profile: owner.profile };
+    out.link = `@session:${owner.profile}/${String(json.session_id)}`;
+  }
+  if (t.agent) out = { ...out, agent: 'hermes' };
+  if (owner.host) out = { ...out, host: owner.host };
+  return out;
+}
+
+/** A result of a source without adaptive detail, cut to its anchor as the agent's compact view. */
+function compact(json: Entry): Entry {
+  const msgs = Array.isArray(json.messages) ? (json.messages as Entry[]) : [];
+  return {
+    ...json,
+    bookend_start: [],
+    messages: msgs.filter((m) => m.anchor === true),
+    bookend_end: [],
+    detail: 'compact',
+  };
+}
+
+function shaped(call: Call, rows: Row[], sources: readonly ConversationSource[]): Entry[] {
+  const t = tagging(sources);
+  // Which rows came from a source that shapes its own windows (Hermes: adaptive/compact/full).
+  const shapesOwn = new Map<string, boolean>();
+  for (const s of sources)
+    if (s.id.kind === 'agents')
+      for (const a of s.id.agents) shapesOwn.set(a, s.capabilities().detail);
+  const native = (r: Row) => r.owner.agent === 'hermes' || shapesOwn.get(r.owner.agent) === true;
+  return rows.map((r, i) => {
+    let json = tagRow(r.json, r.owner, t);
+    if (call.shape === 'discover' && call.detail !== undefined && !native(r)) {
+      const full = call.detail === 'full' || (call.detail === 'adaptive' && i === 0);
+      json = full ? { ...json, detail: 'full' } : compact(json);
+    }
+    return json;
+  });
+}
+
+function withNotes(p: Payload, refused: string[], skipped: readonly Skipped[]): Payload {
+  return {
+    ...p,
+    ...(skipped.length > 0 ? { skipped: skippedJson(skipped) } : {}),
+    ...(refused.length > 0 ? { refused } : {}),
+  };
+}
+
+function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: SourceSet): Payload {
+  const { use, refused } = admit(call, set.sources);
+  if (use.length === 0) throw new StoreError(refused.join('; '), 'query');
+  const offset = call.offset ?? 0;
+  const n = perSource(call.limit, offset);
+  const all = call.all ?? false;
+  const { got, skipped } = each<Listed>(use, (s) =>
+    call.shape === 'browse'
+      ? s.browse({
+          limit: n,
+          all,
+          pinnedFirst: call.order === 'pinned-first',
+          ...(call.filters ? { filters: call.filters } : {}),
+        })
+      : s.discover({
+          query: call.query,
+          limit: n,
+          all,
+          ...(call.sort ? { sort: call.sort } : {}),
+          ...(call.roles ? { roles: call.roles } : {}),
+          ...(call.detail ? { detail: call.detail } : {}),
+          ...(call.filters ? { filters: call.filters } : {}),
+        }),
+  );
+  const pre = set.skipped ?? [];
+  const allSkipped = [...pre, ...skipped];
+  // One source, no page further down: its own answer, untouched.
+  if (set.sources.length === 1 && got.length === 1 && offset === 0)
+    return withNotes(got[0]!.v.payload, refused, allSkipped);
+  const order: MergeOrder =
+    call.shape === 'browse'
+      ? call.order
+      : call.sort === 'newest' || call.sort === 'oldest'
+        ? call.sort
+        : 'turns';
+  const rows = merge(
+    got.map((g) => g.v.rows),
+    order,
+    { at: (r) => r.at, pinned: (r) => r.pinned },
+    call.limit,
+    offset,
+  );
+  const results = shaped(call, rows, set.sources) as Json[];
+  const hermesOnly = set.sources.every((s) => s.id.kind === 'hermes');
+  const profiles: Payload = hermesOnly
+    ? { profiles: set.sources.map((s) => (s.id.kind === 'hermes' ? s.id.profile : '')) }
+    : {};
+  if (call.shape === 'browse') {
+    const across =
+      hermesOnly && set.sources.length > 1
+        ? ` across ${got.length} profile${got.length === 1 ? '' : 's'}.`
+        : '. Pass a query= to search, or session_id+around_message_id to scroll.';
+    return withNotes(
+      {
+        success: true,
+        mode: 'browse',
+        results,
+        count: results.length,
+        message: `Showing ${results.length} most recent sessions${across}`,
+        ...profiles,
+      },
+      refused,
+      allSkipped,
+    );
+  }
+  const first = got.find((g) => g.s.id.kind === 'hermes')?.v.payload ?? got[0]!.v.payload;
+  const warnings = got
+    .filter((g) => typeof g.v.payload.warning === 'string')
+    .map((g) => `${g.s.name}: ${String(g.v.payload.warning)}`);
+  return withNotes(
+    {
+      success: true,
+      mode: 'discover',
+      query: typeof first.query === 'string' ? first.query : call.query.trim(),
+      results,
+      count: results.length,
+      ...(first.detail !== undefined ? { detail: first.detail } : {}),
+      ...(results.length === 0
+        ? { message: typeof first.message === 'string' ? first.message : NO_MATCH }
+        : { sessions_searched: results.length }),
+      ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
+      ...profiles,
+    },
+    refused,
+    allSkipped,
+  );
+}
+
+/** The sources a target may live in: the profile or agent it names, else every source. */
+function candidates(
+  call: Extract<Call, { shape: 'scroll' | 'read' }>,
+  set: SourceSet,
+): ConversationSource[] {
+  const t = call.target;
+  let out = [...set.sources];
+  if (t.agent !== undefined && t.agent !== 'hermes') {
+    const agent = t.agent;
+    out = out.filter((s) => s.id.kind === 'agents' && s.id.agents.some((a) => a === agent));
+    if (out.length === 0)
+      throw new StoreError(
+        `${agent}'s conversations are not among the sources read here (--agent ${agent} reads them)`,
+        'no-session',
+      );
+    return out;
+  }
+  if (t.agent === 'hermes') out = out.filter((s) => s.id.kind === 'hermes');
+  if (t.profile !== undefined) {
+    const named = out.filter((s) => s.id.kind === 'hermes' && s.id.profile === t.profile);
+    if (named.length > 0) return named;
+    // A link to a profile the set does not hold: open it for this call.
+    const opened = set.openProfile?.(t.profile) ?? null;
+    if (!opened) throw new StoreError(`no profile named ${t.profile}`, 'not-found');
+    return [opened];
+  }
+  return out;
+}
+
+function one(call: Extract<Call, { shape: 'scroll' | 'read' }>, set: SourceSet): Payload {
+  const t = call.target;
+  if (call.shape === 'scroll' && (t.around === undefined || t.around === ''))
+    throw new StoreError('scroll needs the message id to scroll around', 'no-message');
+  const from = candidates(call, set);
+  const extra = from.filter((s) => !set.sources.includes(s));
+  const t2 = tagging(set.sources);
+  const run = (s: ConversationSource, sid: string): Payload => {
+    const p =
+      call.shape === 'scroll' ? s.scroll(sid, t.around!, call.window ?? t.window) : s.read(sid);
+    if (!t2.agent || s.id.kind !== 'hermes') return p;
+    const meta = p.session_meta;
+    return meta && typeof meta === 'object' && !Array.isArray(meta)
+      ? { ...p, session_meta: { ...meta, agent: 'hermes' } }
+      : p;
+  };
+  try {
+    for (const s of from) {
+      (s as { begin?: () => void }).begin?.();
+      let sid: string | null;
+      try {
+        sid = s.resolve(t.sessionId);
+      } catch (err) {
+        if (from.length > 1 && err instanceof StoreError && err.code !== 'no-session') continue;
+        throw err;
+      }
+      if (sid !== null) return run(s, sid);
+    }
+    // Not found: with one source, its own words; else one line over them all.
+    if (from.length === 1) return run(from[0]!, t.sessionId);
+    const everyHermes = from.every((s) => s.id.kind === 'hermes');
+    throw new StoreError(
+      `session_id not found in any ${everyHermes ? 'profile' : 'source'}: ${t.sessionId}`,
+      'no-session',
+    );
+  } finally {
+    for (const s of extra) s.close();
+  }
+}
+
+/** The one recall entry point: a call, the sources to ask, the answer's JSON (or a thrown StoreError). */
+export function answer(call: Call, set: SourceSet): Payload {
+  if (set.sources.length === 0 && call.shape !== 'scroll' && call.shape !== 'read')
+    throw new StoreError(
+      (set.skipped ?? []).map((s) => `${s.source}: ${s.error}`).join('; ') || 'no source to read',
+      'not-found',
+    );
+  return call.shape === 'browse' || call.shape === 'discover' ? list(call, set) : one(call, set);
+}
+
+/** The owners whose rows an answer holds, for tests and the status line. */
+export function ownersOf(rows: readonly Row[]): string[] {
+  return [...new Set(rows.map((r) => ownerKey(r.owner)))];
+}

@@ -1,0 +1,144 @@
+/**
+ * The same default set of sources at every door: every source found on this
+ * machine (the Hermes store the store choice picks, and lookback's index of
+ * every other agent whose history folder exists); `--db`, `--profile` and
+ * `--agent` narrow it, `--all-profiles` reads every Hermes profile. A Hermes
+ * store that is missing while other agents' histories exist is one note, not
+ * the end of the answer; with no source at all the store choice's own error
+ * stands ("no store at …").
+ */
+import { homedir } from 'node:os';
+import { sourceRoots, type Overrides } from '../agents/discover.js';
+import { AGENTS, isAgent, type Agent } from '../agents/model.js';
+import { chooseStoreOnDisk } from '../cli/storeChoice.js';
+import { UsageError } from '../cli/usage.js';
+import { StoreError } from '../store/errors.js';
+import { findProfile, readableProfiles, usesPostgres } from '../store/profiles.js';
+import { AgentsSource, type AgentsSourceOptions } from './agents.js';
+import type { SourceSet, Skipped } from './answer.js';
+import { HermesSource } from './hermes.js';
+import { sourceName } from './ref.js';
+import type { ConversationSource } from './source.js';
+
+export const AGENT_NAMES = ['hermes', ...AGENTS] as const;
+
+export interface Selection {
+  db?: string | undefined;
+  /** With `db`: the profile name its links use (the demo store's is `demo`). */
+  dbProfile?: string | undefined;
+  profile?: string | undefined;
+  /** hermes, an agent's name, or all; undefined: every source found. */
+  agent?: string | undefined;
+  allProfiles?: boolean | undefined;
+  sourceDirs?: Overrides | undefined;
+}
+
+export interface Context {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  /** Options for the agents' index (how fresh a pass may be, where warnings go). */
+  agents?: AgentsSourceOptions;
+  /** Let a store's connection go after this many idle ms (0: never, for one-shot commands). */
+  idleCloseMs?: number;
+}
+
+/** What `--agent` (or the tool's `agent`) selects. */
+export type AgentScope = { hermes: boolean; agents: Agent[]; named: boolean };
+
+export function agentScope(value: string | undefined): AgentScope {
+  if (value === undefined || value.trim() === '')
+    return { hermes: true, agents: [...AGENTS], named: false };
+  const v = value.trim().toLowerCase();
+  if (v === 'all') return { hermes: true, agents: [...AGENTS], named: true };
+  if (v === 'hermes') return { hermes: true, agents: [], named: true };
+  if (isAgent(v)) return { hermes: false, agents: [v], named: true };
+  throw new UsageError(`--agent takes ${AGENT_NAMES.join(', ')} or all, not "${value}"`);
+}
+
+/** The agents whose history folders exist here (an --source-dir counts as found). */
+export function agentsFound(env: NodeJS.ProcessEnv, overrides: Overrides = {}): Agent[] {
+  const found = new Set<Agent>();
+  for (const r of sourceRoots(env, overrides)) if (r.exists) found.add(r.agent);
+  return AGENTS.filter((a) => found.has(a));
+}
+
+/** Opens another profile's store for a link that names it (scroll, read). */
+export function profileOpener(ctx: Context): (name: string) => ConversationSource | null {
+  const where = { env: ctx.env ?? process.env, home: ctx.home ?? homedir() };
+  return (name) => {
+    const p = name === 'default' ? readableProfiles(where)[0] : findProfile(name, where);
+    if (!p) return null;
+    if (usesPostgres(p.home))
+      throw new StoreError(`profile ${name} keeps its sessions in PostgreSQL`, 'not-found');
+    return new HermesSource({ path: p.path, profile: p.name, idleCloseMs: 0 });
+  };
+}
+
+/** The sources a door reads for `sel`, with notes to say once (stderr, the MCP log). */
+export function chooseSources(
+  sel: Selection,
+  ctx: Context = {},
+): SourceSet & { notes: string[]; close(): void } {
+  const env = ctx.env ?? process.env;
+  const home = ctx.home ?? homedir();
+  const agentEnv = ctx.home && !ctx.env ? { ...env, HOME: ctx.home } : env;
+  const scope = agentScope(sel.agent);
+  const idle = ctx.idleCloseMs !== undefined ? { idleCloseMs: ctx.idleCloseMs } : {};
+  const sources: ConversationSource[] = [];
+  const skipped: Skipped[] = [];
+  const notes: string[] = [];
+  const narrowed = Boolean(sel.db || sel.profile || sel.allProfiles);
+  if (sel.allProfiles && scope.named)
+    throw new UsageError('--all-profiles reads Hermes profiles; leave out --agent');
+  let agents: Agent[] = [];
+  if (scope.named) agents = scope.agents;
+  else if (!narrowed) agents = agentsFound(agentEnv, sel.sourceDirs);
+  if (scope.hermes) {
+    if (sel.allProfiles) {
+      for (const p of readableProfiles({ env, home })) {
+        if (p.skip)
+          skipped.push({
+            source: sourceName({ kind: 'hermes', profile: p.name }),
+            profile: p.name,
+            error: p.skip,
+          });
+        else sources.push(new HermesSource({ path: p.path, profile: p.name, ...idle }));
+      }
+    } else {
+      try {
+        const choice = sel.db
+          ? chooseStoreOnDisk({ db: sel.db }, { env, home })
+          : chooseStoreOnDisk({ profile: sel.profile }, { env, home });
+        if (choice.notice) notes.push(choice.notice);
+        sources.push(
+          new HermesSource({
+            ...idle,
+            path: choice.path,
+            profile: sel.db && sel.dbProfile ? sel.dbProfile : choice.profile,
+          }),
+        );
+      } catch (err) {
+        // With other agents' histories beside it, a missing Hermes store is one line of the answer.
+        if (!(err instanceof StoreError) || narrowed || agents.length === 0) throw err;
+        skipped.push({ source: 'Hermes', profile: sel.profile ?? 'default', error: err.message });
+      }
+    }
+  }
+  if (agents.length > 0)
+    sources.push(
+      new AgentsSource(agents, {
+        env: agentEnv,
+        ...(sel.sourceDirs ? { overrides: sel.sourceDirs } : {}),
+        ...ctx.agents,
+      }),
+    );
+  return {
+    sources,
+    skipped,
+    notes,
+    openProfile: profileOpener({ env, home }),
+    close() {
+      for (const s of sources) s.close();
+    },
+  };
+}
