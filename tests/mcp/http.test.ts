@@ -63,6 +63,33 @@ describe('the HTTP listener', () => {
   });
 });
 
+describe('--http on the command line', () => {
+  it('refuses what it cannot serve in one line', () => {
+    const cases: [string[], string][] = [
+      [['recent', '--http'], 'lookback: --http is for lookback mcp\n'],
+      [
+        ['mcp', '--http', 'a:1', 'b:2'],
+        'lookback: mcp --http takes one address (got 2 arguments)\n',
+      ],
+      [
+        ['mcp', '--http', 'a:b:c'],
+        'lookback: --http takes HOST:PORT, [IPv6]:PORT, PORT or HOST, not "a:b:c"\n',
+      ],
+      [
+        ['mcp', '--http', '127.0.0.1:99999'],
+        'lookback: --http port must be 0..65535, not "99999"\n',
+      ],
+      [['mcp', '127.0.0.1:7337'], 'lookback: mcp takes no arguments\n'],
+    ];
+    for (const [argv, line] of cases) {
+      const r = lookback([...argv, '--db', db]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0] + '\n').toBe(line);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
 describe('beyond loopback', () => {
   it('makes a token once, 0600 in the config directory, and refuses requests without it', async () => {
     const config = tempDir();
