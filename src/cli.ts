@@ -24,7 +24,10 @@ const HELP = `
     $ lookback sources [--json]                                         what was found, indexed, unreadable
     $ lookback sync --host NAME|all [--json]                            read another machine's histories over ssh
     $ lookback hosts [--json]                                           the machines synced, what each holds
-    $ lookback mcp [--db PATH | --profile NAME | --demo]                session_search for any agent (MCP on stdio)
+    $ lookback mcp [--db PATH | --profile NAME | --demo] [--http [ADDR]]
+                                  recall tools for any agent (MCP on stdio, or
+                                  Streamable HTTP at ADDR, default 127.0.0.1:7337;
+                                  an address beyond loopback needs a bearer token)
 
   SESSION_ID may be a link (@session:PROFILE/ID, read from that profile's
   store); read also takes a unique prefix of an id.
@@ -81,6 +84,8 @@ const FLAGS = {
   cwd: { type: 'string' },
   model: { type: 'string' },
   host: { type: 'string' },
+  // A boolean: `--http` alone serves on loopback; an address after it is mcp's argument.
+  http: { type: 'boolean', default: false },
   help: { type: 'boolean', shortFlag: 'h', default: false },
 } as const;
 

@@ -191,9 +191,9 @@ function hits(
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
   if (order === null)
     // Relevance: score the newest matches first (appReads.ts rankedPool), best per conversation.
-    return [
-      ...rankedPool((sql) => stmt(db, sql), table, match, where, [...fp], opts.limit),
-    ].map(([conv_id, id]) => ({ id, conv_id }));
+    return [...rankedPool((sql) => stmt(db, sql), table, match, where, [...fp], opts.limit)].map(
+      ([conv_id, id]) => ({ id, conv_id }),
+    );
   return stmt(
     db,
     `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid

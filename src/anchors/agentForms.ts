@@ -1,12 +1,18 @@
 /**
- * Copy forms for another agent's conversation, ones that work there: the agent
- * cannot follow a Hermes `session_search` call, so a message is cited by the
- * lookback command that opens it (`lookback scroll --agent codex <session>
- * <anchor>`), and a conversation by the agent's own resume command. parse.ts
- * reads every form back (the scroll command anywhere in a pasted block).
+ * Copy forms for another agent's conversation, ones that work there: a message
+ * as the `session_search(…, agent="codex")` call an agent connected to
+ * `lookback mcp` runs as it is, or the lookback command that opens it in a
+ * shell (`lookback scroll --agent codex <session> <anchor>`, also the citation
+ * of quotes); a conversation by the agent's own resume command. parse.ts reads
+ * every form back (the scroll command anywhere in a pasted block).
  */
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
-import { isoTime, QUOTE_MAX_CHARS, WINDOW_MESSAGE_MAX_CHARS } from './format.js';
+import {
+  DEFAULT_SCROLL_WINDOW,
+  isoTime,
+  QUOTE_MAX_CHARS,
+  WINDOW_MESSAGE_MAX_CHARS,
+} from './format.js';
 
 export interface AgentRef {
   agent: string;
@@ -20,6 +26,16 @@ export interface AgentRef {
 function arg(s: string): string {
   const clean = sanitizeLine(s);
   return /^[A-Za-z0-9_.:@%+=,/-]+$/.test(clean) ? clean : JSON.stringify(clean);
+}
+
+/**
+ * The `session_search` call an MCP-connected agent runs as it is (lookback mcp
+ * serves the tool): the message's session and anchor, JSON-quoted (anchors of
+ * other agents are strings), and whose history.
+ */
+export function agentCall(ref: AgentRef, window = DEFAULT_SCROLL_WINDOW): string {
+  const q = (v: string) => JSON.stringify(sanitizeLine(v));
+  return `session_search(session_id=${q(ref.sessionId)}, around_message_id=${q(ref.anchor)}, window=${window}, agent=${q(ref.agent)})`;
 }
 
 export function agentScroll(ref: AgentRef): string {

@@ -13,7 +13,7 @@ export type ParsedAnchor =
   | { kind: 'scroll'; sessionId: string; messageId: number; window?: number; profile?: string }
   | { kind: 'sessionId'; sessionId: string }
   | { kind: 'idPrefix'; prefix: string }
-  /** Another agent's message: `lookback scroll --agent codex <session> <anchor>`. */
+  /** Another agent's message: `lookback scroll --agent codex <session> <anchor>`, or its session_search call. */
   | { kind: 'agentMessage'; agent: string; sessionId: string; anchor: string }
   /** Another agent's conversation: its own resume command (`codex resume <id>`…). */
   | { kind: 'agentSession'; agent: string; sessionId: string };
@@ -199,10 +199,22 @@ function fromFields(
   return anchor;
 }
 
+/** The agents whose anchors are their own strings (a `session_search(…, agent="codex")` call). */
+const OTHER_AGENTS = new Set(['claude', 'codex', 'gemini', 'opencode', 'praisonai']);
+
 function fromArgs(src: string): ParsedAnchor | null {
   const args = parseArgs(src);
   if (args === null) return null;
   const field = (name: string): string | undefined => args.get(name)?.value;
+  const agent = field('agent')?.trim().toLowerCase();
+  if (agent !== undefined && agent !== 'hermes') {
+    const sessionId = field('session_id');
+    if (!OTHER_AGENTS.has(agent) || !sessionId) return null;
+    const anchor = field('around_message_id');
+    return anchor !== undefined && anchor.trim() !== ''
+      ? { kind: 'agentMessage', agent, sessionId, anchor }
+      : { kind: 'agentSession', agent, sessionId };
+  }
   return fromFields(
     field('session_id'),
     field('around_message_id') ?? field('match_message_id'),

@@ -81,7 +81,7 @@ export interface MarkRef {
   messageId: number;
 }
 
-export type CopyForm = 'link' | 'scroll' | 'quote' | 'window' | 'marks' | 'resume';
+export type CopyForm = 'link' | 'scroll' | 'command' | 'quote' | 'window' | 'marks' | 'resume';
 
 /** What the export menu writes. */
 export type ExportForm = 'conversation.md' | 'conversation.json' | 'marks.md' | 'marks.json';

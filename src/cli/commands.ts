@@ -154,12 +154,15 @@ function emit(flags: Flags, kind: Subcommand, answer: Record<string, Json>): voi
 /** Runs one subcommand (or the app) and returns the exit code. */
 export async function runCommand(input: string[], flags: Flags): Promise<number> {
   const [first, ...rest] = input;
+  if (flags.http && first !== 'mcp') throw new UsageError('--http is for lookback mcp');
   if (first === undefined) return runApp(flags);
   if (first === 'mcp') {
     // The MCP server and its SDK load only for this command.
-    expectArgs(first, rest, 0, '');
+    if (flags.http && rest.length > 1)
+      throw new UsageError(`mcp --http takes one address (got ${rest.length} arguments)`);
+    if (!flags.http) expectArgs(first, rest, 0, '');
     const { runMcp } = await lazy.mcp();
-    return runMcp(flags);
+    return runMcp(flags, rest[0]);
   }
   // A reader that stops early (`lookback read X | head -1`, fzf's preview) closes the pipe:
   // that is the end of the output, not an error (no EPIPE stack trace).

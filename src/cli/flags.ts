@@ -23,4 +23,6 @@ export interface Flags {
   window?: string | undefined;
   /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
   host?: string | undefined;
+  /** `mcp --http [ADDR]`: serve Streamable HTTP instead of stdio. */
+  http?: boolean | undefined;
 }

@@ -152,7 +152,12 @@ export interface Sources {
   narrowed?: boolean;
 }
 
-/** One `session_search` call, validated arguments in, the answer's JSON out (or a thrown error). */
+/**
+ * One `session_search` call, validated arguments in, the answer's JSON out (or
+ * a thrown error). The agent-facing anchor forms the recall core does not know
+ * (a title link, around_message_id=0) are turned into plain arguments first;
+ * a scroll whose anchor is not in the session is recovered after.
+ */
 export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<string, Json> {
   // Another machine: the same call over its mirror, the answer tagged with it.
   const link = args.session_id ? splitHostLink(args.session_id) : null;
@@ -167,6 +172,153 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
     const local = link ? { ...rest, session_id: link.link } : rest;
     return tagHost(sessionSearch(local, from.host(host)), host, args.agent);
   }
+  const { args: plain, titleMatches } = resolveAnchorForms(args, from);
+  const out = withScrollRecovery(plain, (a) => answerPlain(a, from));
+  return titleMatches.length > 0
+    ? {
+        ...out,
+        title_matches: titleMatches,
+        message_title: `${titleMatches.length + 1} conversations have this title; this is the newest. Pass one of title_matches as session_id for another.`,
+      }
+    : out;
+}
+
+/** `@session:"<title>"` or `@session:<profile>/"<title>"`, as the agent's desktop composer inserts it. */
+const TITLE_LINK = /^@session:(?:([^/\s"]+)\/)?"((?:[^"\\]|\\.)+)"$/;
+
+/** The title a link names, JSON escapes read; null when it is not a title link. */
+export function titleLink(raw: string): { profile?: string; title: string } | null {
+  const m = TITLE_LINK.exec(raw.trim());
+  if (!m) return null;
+  let title: string;
+  try {
+    title = JSON.parse(`"${m[2]}"`) as string;
+  } catch {
+    title = m[2]!;
+  }
+  title = title.trim();
+  if (title === '') return null;
+  return { ...(m[1] ? { profile: m[1] } : {}), title };
+}
+
+/** Hermes-only calls (no agent, or hermes): where a title link and around_message_id=0 mean something. */
+function hermesOnly(args: SessionSearchArgs): boolean {
+  const a = args.agent?.trim().toLowerCase();
+  return a === undefined || a === '' || a === NATIVE_AGENT;
+}
+
+/**
+ * The anchor forms an agent sends that the recall core does not take, as plain
+ * arguments: a title link resolved to the newest session with that title (in
+ * the profile it names, or the call's), and around_message_id=0 (Hermes ids
+ * start at 1; models write 0 for "no anchor") left out.
+ */
+function resolveAnchorForms(
+  args: SessionSearchArgs,
+  from: Sources,
+): { args: SessionSearchArgs; titleMatches: string[] } {
+  let out = args;
+  let titleMatches: string[] = [];
+  const titled = args.session_id !== undefined ? titleLink(args.session_id) : null;
+  if (titled) {
+    if (!hermesOnly(args))
+      throw new ToolError(
+        `a title link is resolved in Hermes stores; for agent "${args.agent}" pass the session id (find it with query=)`,
+      );
+    const profile = titled.profile ?? args.profile?.trim();
+    if (
+      titled.profile !== undefined &&
+      args.profile !== undefined &&
+      args.profile.trim() !== titled.profile
+    )
+      throw new ToolError(
+        `session_id is a link to profile "${titled.profile}" but profile is "${args.profile}"; pass one of them`,
+      );
+    const found = from.stores.use(profile || undefined, (store) =>
+      resolveTitle(store, titled.title),
+    );
+    titleMatches = found.others;
+    out = {
+      ...out,
+      session_id: found.sessionId,
+      ...(profile ? { profile } : {}),
+      agent: NATIVE_AGENT,
+    };
+  }
+  const around = out.around_message_id;
+  if (hermesOnly(out) && around !== undefined && (around === 0 || String(around).trim() === '0')) {
+    const { around_message_id: _zero, ...rest } = out;
+    out = rest;
+  }
+  return { args: out, titleMatches };
+}
+
+/** The session a title names: the most recently started conversation with exactly that title. */
+export function resolveTitle(store: Store, title: string): { sessionId: string; others: string[] } {
+  const rows = store.read(() => {
+    try {
+      return store
+        .stmt(
+          `SELECT id FROM sessions WHERE title IS NOT NULL AND lower(trim(title)) = lower(?) ORDER BY started_at DESC, id DESC LIMIT 6`,
+        )
+        .all(title) as { id: string }[];
+    } catch {
+      throw new ToolError('this store keeps no session titles; pass the session id');
+    }
+  });
+  if (rows.length === 0)
+    throw new ToolError(
+      `no conversation titled "${title}"; search for it with query="${title.replace(/"/g, "'")}"`,
+    );
+  return { sessionId: rows[0]!.id, others: rows.slice(1).map((r) => r.id) };
+}
+
+/**
+ * A scroll whose anchor is not in the session (a stale id, another session's id,
+ * a made-up one) is answered with a bounded read of the session and a
+ * `scroll_recovery` block saying what happened and what to do, instead of an
+ * error the model can only give up on. A session that does not exist is still
+ * an error.
+ */
+function withScrollRecovery(
+  args: SessionSearchArgs,
+  run: (args: SessionSearchArgs) => Record<string, Json>,
+): Record<string, Json> {
+  try {
+    return run(args);
+  } catch (err) {
+    if (!(err instanceof StoreError && err.code === 'no-message')) throw err;
+    if (args.around_message_id === undefined || !args.session_id) throw err;
+    const { around_message_id: requested, window: _w, ...readArgs } = args;
+    // A whole scroll call pasted as session_id carries its anchor inside: read its session.
+    const read = run({ ...readArgs, ...sessionOnly(args.session_id, args.profile) });
+    return {
+      ...read,
+      scroll_recovery: {
+        requested_around_message_id: requested,
+        reason: err.message,
+        hint: 'The anchor is not a message of this session; this is a bounded read of the session instead. Scroll again with around_message_id set to one of the ids below.',
+      },
+    };
+  }
+}
+
+/** The session (and profile) a session_id argument names, without any anchor a pasted call carries. */
+function sessionOnly(
+  sessionId: string,
+  profile?: string,
+): { session_id: string; profile?: string } {
+  try {
+    const t = parseTarget(sessionId, { ...(profile !== undefined ? { profile } : {}) });
+    const p = t.profile ?? profile;
+    return { session_id: t.sessionId || sessionId, ...(p !== undefined ? { profile: p } : {}) };
+  } catch {
+    return { session_id: sessionId, ...(profile !== undefined ? { profile } : {}) };
+  }
+}
+
+/** Plain arguments through the recall core. */
+function answerPlain(args: SessionSearchArgs, from: Sources): Record<string, Json> {
   const plan = planCall(args);
   const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
   const agents: Agent[] =

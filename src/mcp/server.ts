@@ -1,20 +1,28 @@
 /**
- * `lookback mcp`: lookback's recall as a Model Context Protocol server on
- * stdio, so any MCP-capable agent can resolve the anchors lookback copies.
- * Long-lived: the agent starts it once, and each call then costs what the
- * store query costs. Loaded lazily by the CLI; nothing else imports the SDK.
+ * `lookback mcp`: lookback's recall as a Model Context Protocol server, on
+ * stdio (the agent starts it) or Streamable HTTP (`--http`, see http.ts), so
+ * any MCP-capable agent can resolve the anchors lookback copies.
+ * Long-lived: each call then costs what the store query costs. Loaded lazily
+ * by the CLI; nothing else imports the SDK.
+ *
+ * Both protocol eras are served by the SDK's v2 entry points from one
+ * factory: 2025 clients (`initialize` handshake, 2024-10-07 … 2025-11-25) and
+ * 2026-07-28 clients (no handshake, `_meta` envelope per request,
+ * `server/discover`, `resultType`, cache hints on list results). The SDK owns
+ * the era differences; the tools and their answers are the same in both.
  *
  * The SDK's low-level `Server` is used rather than `McpServer.registerTool`
  * because the latter answers a bad call with the validator's multi-line
  * message; here every bad call gets one line that names what to change.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Flags } from '../cli/flags.js';
 import { inertJson } from '../cli/json.js';
@@ -25,14 +33,18 @@ import { chooseStoreOnDisk } from '../cli/storeChoice.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { AgentIndex } from './agents.js';
-import { sessionSearch, ToolError, type Sources } from './call.js';
+import { ToolError, type Sources } from './call.js';
 import { checkHostName, hostEnv } from '../hosts/paths.js';
 import { readState } from '../hosts/sync.js';
 import { StoreRegistry, type Locate } from './stores.js';
-import { DESCRIPTION, inputJsonSchema, parseToolArgs, TOOL_NAME } from './tool.js';
+import { findTool, TOOLS, type AnyTool } from './tools.js';
+import { GuardedStdioTransport, oneLine } from './wire.js';
 
 const INSTRUCTIONS =
-  'lookback recalls past AI-agent sessions from the local Hermes session store. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:<profile>/<id> link), call session_search with it.';
+  "lookback recalls past AI-agent sessions (the Hermes agent's session store and other agents' histories), read-only. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:... link), call session_search with it.";
+
+/** The tool list changes only with a new lookback: clients may cache it for an hour. */
+const LIST_TTL_MS = 60 * 60 * 1000;
 
 /** The answer as the CLI prints it (text) and as an object (structured content). */
 function ok(payload: Record<string, Json>): CallToolResult {
@@ -49,13 +61,25 @@ function fail(message: string): CallToolResult {
   };
 }
 
-/** Runs one tool call; never throws (a store or argument problem is an error result). */
+/**
+ * Runs one tool call. An unknown tool is a protocol error (-32602, as both
+ * revisions say); bad arguments and store problems are tool errors the model
+ * reads and corrects (2025-11-25 and 2026-07-28 both ask for that).
+ */
 export function callTool(name: string, raw: unknown, from: Sources): CallToolResult {
-  if (name !== TOOL_NAME) return fail(`unknown tool "${name}" (this server has ${TOOL_NAME})`);
-  const parsed = parseToolArgs(raw);
-  if (!parsed.ok) return fail(parsed.error);
+  const tool = findTool(name);
+  if (!tool)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `unknown tool "${oneLine(name, 80)}" (this server has ${TOOLS.map((t) => t.name).join(', ')})`,
+    );
+  return runTool(tool, raw, from);
+}
+
+function runTool(tool: AnyTool, raw: unknown, from: Sources): CallToolResult {
   try {
-    return ok(sessionSearch(parsed.args, from));
+    const answer = tool.call(raw, from);
+    return answer.ok ? ok(answer.payload) : fail(answer.error);
   } catch (err) {
     if (err instanceof StoreError || err instanceof ToolError || err instanceof UsageError)
       return fail(err.message);
@@ -63,16 +87,13 @@ export function callTool(name: string, raw: unknown, from: Sources): CallToolRes
   }
 }
 
-export function createServer(from: Sources): Server {
-  const server = new Server(
-    { name: 'lookback', version: pkg.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-  );
-  const tool = {
-    name: TOOL_NAME,
-    title: 'Recall past agent sessions',
-    description: DESCRIPTION,
-    inputSchema: inputJsonSchema(),
+function listing(tool: AnyTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
@@ -80,18 +101,35 @@ export function createServer(from: Sources): Server {
       openWorldHint: false,
     },
   };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [tool] }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(request.params.name, request.params.arguments, from),
+}
+
+/** One server instance; the SDK builds one per stdio connection, or per HTTP request. */
+export function createServer(from: Sources): Server {
+  const server = new Server(
+    { name: 'lookback', version: pkg.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      cacheHints: {
+        'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+        'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      },
+    },
   );
+  const tools = TOOLS.map(listing);
+  server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('tools/call', (request) => {
+    // Not server.projectCallToolResult(): for an object structuredContent beside its
+    // text (every answer here) it is the identity on both eras, and it cost ~20 ms a
+    // call (schema work per call; measured with npm run bench, mcp section).
+    return callTool(request.params.name, request.params.arguments, from);
+  });
   return server;
 }
 
-/** Serves until the client closes stdin (or a signal); resolves with the exit code. */
-export async function serveStdio(from: Sources): Promise<number> {
-  const server = createServer(from);
-  const transport = new StdioServerTransport();
-  return new Promise<number>((resolve) => {
+/** Serves one client on stdin/stdout until it closes stdin (or a signal); resolves with the exit code. */
+export function serveStdio(from: Sources): Promise<number> {
+  return new Promise((resolve) => {
     let done = false;
     const finish = (code: number) => {
       if (done) return;
@@ -99,12 +137,17 @@ export async function serveStdio(from: Sources): Promise<number> {
       from.stores.closeAll();
       from.agents.close();
       from.closeHosts?.();
-      void server.close().catch(() => {});
+      void handle.close().catch(() => {});
       // Let the process exit even when a signal, not the end of stdin, ended the session.
       process.stdin.destroy();
       resolve(code);
     };
-    server.onclose = () => finish(0);
+    const handle = sdkServeStdio(() => createServer(from), {
+      transport: new GuardedStdioTransport(process.stdin, process.stdout),
+      // A line that is not JSON-RPC is answered (or dropped) by the SDK; the reason goes to stderr.
+      onerror: (err) =>
+        process.stderr.write(`lookback: mcp: ${oneLine(err?.message ?? String(err))}\n`),
+    });
     // Calls are answered synchronously, but the SDK sends each answer from a promise
     // callback: let those run before closing, so the last requests still get replies.
     process.stdin.once('end', () => setImmediate(() => finish(0)));
@@ -112,17 +155,11 @@ export async function serveStdio(from: Sources): Promise<number> {
     process.stdout.on('error', () => finish(0));
     process.once('SIGTERM', () => finish(0));
     process.once('SIGINT', () => finish(0));
-    server.connect(transport).catch((err: unknown) => {
-      process.stderr.write(
-        `lookback: mcp: ${sanitizeLine((err as Error)?.message ?? String(err))}\n`,
-      );
-      finish(1);
-    });
   });
 }
 
-/** `lookback mcp [--db PATH | --profile NAME | --demo]`: the store named is the one calls read by default. */
-export async function runMcp(flags: Flags): Promise<number> {
+/** `lookback mcp [--db PATH | --profile NAME | --demo] [--http [ADDR]]`: the store named is the one calls read by default. */
+export async function runMcp(flags: Flags, httpAddress?: string): Promise<number> {
   if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
   let demo: { path: string; profile: string } | null = null;
   if (flags.demo) {
@@ -175,7 +212,7 @@ export async function runMcp(flags: Flags): Promise<number> {
     hosts.set(name, h);
     return h;
   };
-  return serveStdio({
+  const from: Sources = {
     stores: new StoreRegistry(locate, undefined, warn),
     agents: new AgentIndex(warn),
     host,
@@ -187,5 +224,10 @@ export async function runMcp(flags: Flags): Promise<number> {
       hosts.clear();
     },
     narrowed: Boolean(flags.db || flags.profile || flags.demo),
-  });
+  };
+  if (flags.http) {
+    const { serveHttp } = await import('./http.js');
+    return serveHttp(from, httpAddress, warn);
+  }
+  return serveStdio(from);
 }

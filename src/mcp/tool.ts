@@ -39,7 +39,10 @@ ANCHORS PASTED BY THE USER
   The user may paste an anchor copied from lookback or from the agent. Call this tool with it:
   - a scroll call, e.g. session_search(session_id="20260301_120000_ab12cd", around_message_id=4211, window=5): make exactly that call;
   - a link, e.g. @session:work/20260301_120000_ab12cd: pass the whole link as session_id (it names the profile too), or split it into profile="work" and session_id="20260301_120000_ab12cd";
+  - a title link, e.g. @session:"Billing migration" (or @session:work/"Billing migration"): pass it whole as session_id; it opens the newest conversation with exactly that title (title_matches lists the others);
   - a list of {"session_id", "around_message_id"} pairs: make one scroll call per pair.
+
+  around_message_id=0 means no anchor in a Hermes session: the call reads the session. An anchor that is not a message of the session (stale, mistyped, from another session) is answered with a bounded read of the session and a scroll_recovery block saying what happened; scroll again with an id from that read.
 
 OTHER AGENTS
 
@@ -62,12 +65,12 @@ export const sessionSearchArgs = z
       .max(MAX_QUERY_CHARS)
       .optional(),
     session_id: str(
-      'Scroll and read shapes: the session to read in, from a discover or browse result, or a pasted anchor (an @session:<profile>/<id> link or a whole session_search(...) scroll call).',
+      'Scroll and read shapes: the session to read in, from a discover or browse result, or a pasted anchor (an @session:<profile>/<id> link, an @session:"<title>" link, or a whole session_search(...) scroll call).',
     ).optional(),
     around_message_id: z
       .union([z.number().int(), z.string().min(1)])
       .describe(
-        "Scroll shape: the message to centre the window on (a match_message_id, or any id from an earlier window). Needs session_id. A whole number for Hermes sessions; other agents' ids may be strings.",
+        "Scroll shape: the message to centre the window on (a match_message_id, or any id from an earlier window). Needs session_id. A whole number for Hermes sessions; other agents' ids may be strings. 0 means no anchor in a Hermes session (read the session).",
       )
       .optional(),
     window: int(

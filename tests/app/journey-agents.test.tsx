@@ -213,9 +213,11 @@ describe('journey: other agents beside Hermes', () => {
       ordinal,
     );
     const scroll = `lookback scroll --agent claude ${IDS.claude} ${row.anchor}`;
+    const call = `session_search(session_id="${IDS.claude}", around_message_id="${row.anchor}", window=5, agent="claude")`;
     await h.press('c');
     const menu = h.frame();
     for (const label of [
+      'session_search call (agents with lookback mcp)',
       'lookback scroll command',
       'message quoted with citation',
       'visible window as Markdown',
@@ -223,9 +225,13 @@ describe('journey: other agents beside Hermes', () => {
     ])
       expect(menu).toContain(label);
     await h.press('1');
-    await h.waitFor(() => h.copied.length === 1, 'scroll form copied');
-    expect(h.copied[0]).toBe(scroll);
+    await h.waitFor(() => h.copied.length === 1, 'call copied');
+    expect(h.copied[0]).toBe(call);
     await h.press('c', '2');
+    await h.waitFor(() => h.copied.length === 2, 'scroll command copied');
+    expect(h.copied[1]).toBe(scroll);
+    h.copied.splice(1, 1);
+    await h.press('c', '3');
     await h.waitFor(() => h.copied.length === 2, 'quote copied');
     const quoted = row.text
       .split('\n')
@@ -233,7 +239,7 @@ describe('journey: other agents beside Hermes', () => {
       .join('\n');
     const iso = new Date(focus.timestamp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     expect(h.copied[1]).toBe(`${quoted}\n\n— ${row.role} · ${iso} · claude · ${scroll}`);
-    await h.press('c', '3');
+    await h.press('c', '4');
     await h.waitFor(() => h.copied.length === 3, 'window copied');
     expect(h.copied[2]!.split('\n').slice(0, 3)).toEqual([
       `## ${v.title} · claude ${IDS.claude}`,
@@ -241,7 +247,7 @@ describe('journey: other agents beside Hermes', () => {
       scroll,
     ]);
     expect(h.copied[2]).toContain(`#${row.anchor} · (anchor)`);
-    await h.press('c', '4');
+    await h.press('c', '5');
     await h.waitFor(() => h.copied.length === 4, 'resume copied');
     expect(h.copied[3]).toBe(`claude --resume ${IDS.claude}`);
     console.log(`copy forms:\n${h.copied.join('\n----\n')}`);
@@ -411,7 +417,7 @@ describe('journey: hits and marks in another agent’s conversation', () => {
     await h.waitFor(() => h.copied.length === before + 1, 'marks copied');
     const anchor = `L-${splitAgentMessageId(start).ordinal}`;
     expect(h.copied[before]).toBe(
-      `Open this message with lookback:\nlookback scroll --agent claude ${LONG_ID} ${anchor}\n`,
+      `Recall this message of another agent with session_search (lookback mcp):\nsession_search(session_id="${LONG_ID}", around_message_id="${anchor}", window=5, agent="claude")\n`,
     );
     await h.press('M');
   });

@@ -88,8 +88,8 @@ function workload(
 
 export async function benchMcp(input: McpBenchInput): Promise<void> {
   // The SDK's client is only needed here; keep it out of the other sections' start-up.
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const bin = join(input.root, 'dist', 'lookback.js');
   const connect = async () => {
     const transport = new StdioClientTransport({

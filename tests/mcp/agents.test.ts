@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { lookback } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { IDS, buildHome, hashTree } from '../agents/samples.js';
+import { agentCall } from '../../src/anchors/agentForms.js';
+import { parseAnchor } from '../../src/anchors/parse.js';
 import { call, startServer, type Server } from './client.js';
 
 let home: string;
@@ -57,6 +59,14 @@ describe('other agents over MCP', () => {
 
       const scrolled = await call(server, { agent, session_id: sid, around_message_id: anchor });
       expect(scrolled.json).toEqual(cli(['scroll', '--agent', agent, sid, anchor]));
+      // The app's copy form for this message, run as it is: pasted whole, or as its arguments.
+      const copied = agentCall({ agent, sessionId: sid, anchor });
+      expect((await call(server, { session_id: copied })).json).toEqual(scrolled.json);
+      const asArgs = parseAnchor(copied);
+      expect(asArgs).toMatchObject({ kind: 'agentMessage', agent, sessionId: sid, anchor });
+      expect(
+        (await call(server, { session_id: sid, around_message_id: anchor, window: 5, agent })).json,
+      ).toEqual(scrolled.json);
       const at = (scrolled.json.messages as Obj[]).find((m) => m.anchor === true)!;
       expect(String(at.content)).toContain(text);
 

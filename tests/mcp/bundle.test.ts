@@ -20,7 +20,7 @@ describe('the MCP server in the bundle', () => {
     ).toEqual([]);
     // The server itself loads the store and the SDK, and nothing of the app.
     const served = closure(meta, mcp, 'static');
-    expect(served.some((i) => i.includes('node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(served.some((i) => i.includes('node_modules/@modelcontextprotocol/server/'))).toBe(true);
     expect(served.some((i) => i.includes('src/store/recall.ts'))).toBe(true);
     expect(served.filter((i) => UI.test(i))).toEqual([]);
   });

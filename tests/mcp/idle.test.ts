@@ -34,7 +34,7 @@ describe('an idle MCP server', () => {
   it('holds no descriptor on the store, and answers the next call', async () => {
     const db = fixtureCopy(30);
     server = await startServer(['--db', db]);
-    const pid = server.transport.pid!;
+    const pid = server.pid;
     const first = await call(server, { limit: 2 });
     expect(first.isError).toBe(false);
     expect(held(db, pid)).not.toEqual([]);

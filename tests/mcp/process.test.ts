@@ -52,17 +52,22 @@ describe('the lookback mcp process', () => {
     const replies = out
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { id: number; result: Record<string, unknown> });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            id: number;
+            result: Record<string, unknown>;
+            error?: { code: number; message: string };
+          },
+      );
     expect(replies.map((r) => r.id)).toEqual([1, 2, 3]);
     expect((replies[0]!.result.serverInfo as { name: string }).name).toBe('lookback');
     expect(replies[1]!.result.isError).toBeUndefined();
-    expect(replies[2]!.result).toMatchObject({
-      isError: true,
-      structuredContent: {
-        success: false,
-        error: 'unknown tool "no_such_tool" (this server has session_search)',
-      },
-    });
+    // An unknown tool is a protocol error (-32602 Invalid params), as the revision says.
+    expect(replies[2]!.error?.code).toBe(-32602);
+    expect(replies[2]!.error?.message).toMatch(
+      /^unknown tool "no_such_tool" \(this server has session_search/,
+    );
     expect(err).toBe('');
   });
 

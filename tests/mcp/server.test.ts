@@ -315,10 +315,7 @@ describe('bad calls get one line and the server keeps answering', () => {
       /^bad arguments: limit: .*number.*; sort: .*"relevance"\|"newest"\|"oldest".*; unknown argument colour$/,
     );
     await expectError({ around_message_id: 1.5, session_id: 'x' }, /around_message_id: /);
-    await expectError(
-      { around_message_id: 'msg_1', session_id: long.session_id },
-      /^around_message_id of a Hermes session is a whole number, not "msg_1"$/,
-    );
+    // A string anchor in a Hermes session is a recovered scroll now: tests/mcp/anchors.test.ts.
     await expectError({ exclude_session_ids: 'abc' }, /exclude_session_ids: .*array/);
   });
 
@@ -337,12 +334,17 @@ describe('bad calls get one line and the server keeps answering', () => {
     expect(a.json).toEqual(r.json());
   });
 
-  it('a message not in the session: the CLI error', async () => {
-    const a = await expectError(
-      { session_id: long.session_id, around_message_id: 1 },
-      /around_message_id 1 not in session_id/,
-    );
-    expect(a.json).toEqual(cli(['scroll', long.session_id, '1']));
+  it('a message not in the session: a bounded read with scroll_recovery, not an error', async () => {
+    const a = await call(server, { session_id: long.session_id, around_message_id: 1 });
+    expect(a.isError).toBe(false);
+    const { scroll_recovery, ...read } = a.json;
+    // The read is the CLI's read of the session, word for word.
+    expect(read).toEqual(cli(['read', long.session_id]));
+    expect(scroll_recovery).toEqual({
+      requested_around_message_id: 1,
+      reason: cli(['scroll', long.session_id, '1']).error,
+      hint: expect.stringMatching(/^The anchor is not a message of this session/),
+    });
   });
 
   it('contradictions and half anchors', async () => {

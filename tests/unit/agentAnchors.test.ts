@@ -1,6 +1,7 @@
 /** The other agents' copy forms, and parse.ts reading each of them back. */
 import { describe, expect, it } from 'vitest';
 import {
+  agentCall,
   agentQuote,
   agentResume,
   agentScroll,
@@ -19,6 +20,30 @@ describe('agent copy forms', () => {
     expect(agentScroll({ agent: 'praisonai', sessionId: 'my chat', anchor: '3' })).toBe(
       'lookback scroll --agent praisonai "my chat" 3',
     );
+  });
+
+  it('writes the session_search call an MCP-connected agent runs, and reads it back', () => {
+    const call = agentCall(ref);
+    expect(call).toBe(
+      'session_search(session_id="0199a3e2-7c1d-7000-8000-00000000c0de", around_message_id="7", window=5, agent="codex")',
+    );
+    expect(parseAnchor(call)).toEqual({
+      kind: 'agentMessage',
+      agent: 'codex',
+      sessionId: ref.sessionId,
+      anchor: '7',
+    });
+    const odd = { agent: 'praisonai', sessionId: 'my "chat"\u001b[2J', anchor: 'L-3' };
+    expect(agentCall(odd)).not.toContain('\u001b');
+    expect(parseAnchor(agentCall(odd))).toMatchObject({ agent: 'praisonai', anchor: 'L-3' });
+    expect(parseAnchor('session_search(session_id="s1", agent="claude")')).toEqual({
+      kind: 'agentSession',
+      agent: 'claude',
+      sessionId: 's1',
+    });
+    expect(
+      parseAnchor('session_search(session_id="s1", around_message_id="x", agent="cursor")'),
+    ).toBeNull();
   });
 
   it('knows each agent’s own resume command', () => {

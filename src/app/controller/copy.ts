@@ -9,6 +9,7 @@ import {
 } from '../../anchors/format.js';
 import { conversationMarkdown } from '../../export/conversation.js';
 import {
+  agentCall,
   agentQuote,
   agentResume,
   agentScroll,
@@ -89,14 +90,14 @@ function marksBlock(ctx: Ctx, marks: readonly MarkRef[]): string {
   const lines = marks
     .map((m) => ctx.data.agentRef(m.sessionId, m.messageId))
     .filter((r) => r !== null && r.anchor !== null)
-    .map((r) => agentScroll(r as AgentRef));
+    .map((r) => agentCall(r as AgentRef));
   let block = hermes.length > 0 ? multi(hermes) : '';
   if (elsewhere.length > 0) {
     const head = `Recall ${elsewhere.length === 1 ? 'this message' : `these ${elsewhere.length} messages`} of another profile with session_search:\n${elsewhere.join('\n')}\n`;
     block = block ? `${block}\n${head}` : head;
   }
   if (lines.length === 0) return block;
-  const head = `Open ${lines.length === 1 ? 'this message' : `these ${lines.length} messages`} with lookback:\n${lines.join('\n')}\n`;
+  const head = `Recall ${lines.length === 1 ? 'this message' : `these ${lines.length} messages`} of another agent with session_search (lookback mcp):\n${lines.join('\n')}\n`;
   return block ? `${block}\n${head}` : head;
 }
 
@@ -108,7 +109,12 @@ function agentOptions(ctx: Ctx, t: Target): CopyOption[] | null {
   const out: CopyOption[] = [];
   if (ref.anchor !== null) {
     const r: AgentRef = { agent: ref.agent, sessionId: ref.sessionId, anchor: ref.anchor };
-    out.push({ form: 'scroll', label: 'lookback scroll command', text: agentScroll(r) });
+    out.push({
+      form: 'scroll',
+      label: 'session_search call (agents with lookback mcp)',
+      text: agentCall(r),
+    });
+    out.push({ form: 'command', label: 'lookback scroll command', text: agentScroll(r) });
     if (t.kind === 'message')
       out.push({
         form: 'quote',
@@ -144,7 +150,7 @@ export function copyAnchor(ctx: Ctx): void {
     if (other.anchor !== null)
       return copy(
         ctx,
-        agentScroll({ ...other, anchor: other.anchor }),
+        agentCall({ ...other, anchor: other.anchor }),
         `anchor for message ${other.anchor}`,
       );
     const resume = agentResume(other.agent, other.sessionId);
