@@ -298,7 +298,11 @@ export function searchAgentsJson(
     ...(loose
       ? {
           relaxed_count: loose.hits.length,
-          message: found.length === 0 ? RELAXED_ALL : RELAXED_REST,
+          // No exact hit: the reason one may be elsewhere (tool output, --all) still says so.
+          message:
+            found.length === 0
+              ? RELAXED_ALL + missHint(db, route, match, agents, opts)
+              : RELAXED_REST,
         }
       : {}),
   };

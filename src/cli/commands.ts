@@ -332,8 +332,10 @@ function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
         throw new UsageError(
           'scroll needs SESSION_ID MESSAGE_ID (or a scroll call copied from lookback)',
         );
-      // Only Hermes can answer (a store named, or --agent hermes): its message ids are numbers.
-      const hermesOnly = flags.db || flags.profile || flags.demo || scope === 'hermes';
+      // Only Hermes can answer (a store named without --agent, or --agent hermes): its
+      // message ids are numbers. `--db X --agent all` reads the other agents too.
+      const hermesOnly =
+        scope === 'hermes' || (!scope && Boolean(flags.db || flags.profile || flags.demo));
       if (hermesOnly && !/^\d+$/.test(target.around))
         throw new UsageError(`MESSAGE_ID must be a whole number, not "${target.around}"`);
       return {

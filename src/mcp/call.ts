@@ -350,6 +350,8 @@ function answerPlain(args: SessionSearchArgs, from: Sources): Record<string, Jso
     sources,
     skipped,
     openProfile: (name) => new HermesSource(from.stores.get(name)),
+    // agent= named (hermes too): every row says whose it is, as on the command line.
+    tagAgent: plan.agent !== undefined,
   };
   if (!store) return answer(plan.call, set);
   return from.stores.use(plan.profile, () => answer(plan.call, set));

@@ -33,6 +33,8 @@ export interface SourceSet {
   skipped?: readonly Skipped[];
   /** Opens a Hermes profile a link names when the set does not hold it (scroll and read). */
   openProfile?: (name: string) => ConversationSource | null;
+  /** `--agent NAME` (or the tool's agent) was given: every row says whose it is, Hermes' too. */
+  tagAgent?: boolean;
 }
 
 const NO_MATCH = 'No matching sessions found.';
@@ -103,9 +105,9 @@ interface Tagging {
   profile: boolean;
 }
 
-function tagging(sources: readonly ConversationSource[]): Tagging {
+function tagging(sources: readonly ConversationSource[], named = false): Tagging {
   const hermes = sources.filter((s) => s.id.kind === 'hermes').length;
-  return { agent: sources.some((s) => s.id.kind === 'agents'), profile: hermes > 1 };
+  return { agent: named || sources.some((s) => s.id.kind === 'agents'), profile: hermes > 1 };
 }
 
 function tagRow(json: Entry, owner: Owner, t: Tagging): Entry {
@@ -132,8 +134,13 @@ function compact(json: Entry): Entry {
   };
 }
 
-function shaped(call: Call, rows: Row[], sources: readonly ConversationSource[]): Entry[] {
-  const t = tagging(sources);
+function shaped(
+  call: Call,
+  rows: Row[],
+  sources: readonly ConversationSource[],
+  named = false,
+): Entry[] {
+  const t = tagging(sources, named);
   // Which rows came from a source that shapes its own windows (Hermes: adaptive/compact/full).
   const shapesOwn = new Map<string, boolean>();
   for (const s of sources)
@@ -185,7 +192,7 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
   const pre = set.skipped ?? [];
   const allSkipped = [...pre, ...skipped];
   // One source, no page further down: its own answer, untouched.
-  if (set.sources.length === 1 && got.length === 1 && offset === 0)
+  if (set.sources.length === 1 && got.length === 1 && offset === 0 && !set.tagAgent)
     return withNotes(got[0]!.v.payload, refused, allSkipped);
   const order: MergeOrder =
     call.shape === 'browse'
@@ -215,7 +222,7 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
     ),
   ].slice(offset, offset + call.limit);
   const looseCount = rows.filter(loose).length;
-  const results = shaped(call, rows, set.sources) as Json[];
+  const results = shaped(call, rows, set.sources, set.tagAgent) as Json[];
   const hermesOnly = set.sources.every((s) => s.id.kind === 'hermes');
   const profiles: Payload = hermesOnly
     ? { profiles: set.sources.map((s) => (s.id.kind === 'hermes' ? s.id.profile : '')) }
@@ -256,7 +263,13 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
       ...(looseCount > 0
         ? {
             relaxed_count: looseCount,
-            message: looseCount === results.length ? RELAXED_ALL : RELAXED_REST,
+            // No exact hit: a source's own relaxed message may say where exact hits would be.
+            message:
+              looseCount === results.length
+                ? typeof first.message === 'string' && first.message.startsWith(RELAXED_ALL)
+                  ? first.message
+                  : RELAXED_ALL
+                : RELAXED_REST,
           }
         : {}),
       ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
@@ -302,7 +315,7 @@ function one(call: Extract<Call, { shape: 'scroll' | 'read' }>, set: SourceSet):
     throw new StoreError('scroll needs the message id to scroll around', 'no-message');
   const from = candidates(call, set);
   const extra = from.filter((s) => !set.sources.includes(s));
-  const t2 = tagging(set.sources);
+  const t2 = tagging(set.sources, set.tagAgent);
   const run = (s: ConversationSource, sid: string): Payload => {
     const p =
       call.shape === 'scroll'

@@ -140,6 +140,7 @@ export function chooseSources(
     skipped,
     notes,
     openProfile: profileOpener({ env, home }),
+    tagAgent: scope.named,
     close() {
       for (const s of sources) s.close();
     },

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookback } from '../helpers/cli.js';
+import { exactHits } from '../helpers/exact.js';
 
 type Obj = Record<string, unknown>;
 const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -99,7 +100,8 @@ function run(env: NodeJS.ProcessEnv, args: string[]): Obj {
   return r.json();
 }
 const texts = (p: Obj) => (p.messages as Obj[]).map((m) => `${String(m.id)}: ${String(m.content)}`);
-const hits = (p: Obj) => (p.results as Obj[]).map((x) => [x.session_id, x.match_message_id]);
+// Exact hits only: relaxed ones (not every word, marked) may follow them.
+const hits = (p: Obj) => exactHits(p).map((x) => [x.session_id, x.match_message_id]);
 
 describe('Claude Code branches', () => {
   it('shows the branch ending at the last entry; the abandoned one is a hit only with --all', () => {

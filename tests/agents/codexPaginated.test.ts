@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookback } from '../helpers/cli.js';
 import { hashTree } from './samples.js';
+import { exactCount } from '../helpers/exact.js';
+import { waitOutFreshPass } from '../helpers/fresh.js';
 
 type Obj = Record<string, unknown>;
 const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -145,7 +147,7 @@ describe('Codex paginated threads', () => {
 
   it('keeps the reverted turns out of default answers and marks them with --all', () => {
     const miss = run(['search', 'worker pool', '--agent', 'codex', '--json']);
-    expect(miss.count).toBe(0);
+    expect(exactCount(miss)).toBe(0);
     expect(String(miss.message)).toContain('--all');
     const all = run(['search', 'worker pool', '--agent', 'codex', '--all', '--json']);
     const hit = (all.results as Obj[])[0]!;
@@ -189,6 +191,7 @@ describe('Codex paginated threads', () => {
       ),
       jl([say(9, at(15, 55), 'user', 'ship the fix to staging')]),
     );
+    waitOutFreshPass();
     const read = run(['read', '--agent', 'codex', T, '--json']);
     expect(read.message_count).toBe(6);
     expect(texts(read).filter((t) => t.includes('css extraction stalls'))).toHaveLength(1);

@@ -156,7 +156,7 @@ describe('search semantics', () => {
     for (const x of res) expect(String(x.when)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const claudeHit = res.find((x) => x.agent === 'claude' && x.session_id === IDS.claude)!;
     expect(String(claudeHit.snippet)).toContain('>>>charge<<<');
-    // An anchor that is not in the index falls back to Hermes, which refuses it as not found.
+    // An anchor of a conversation in the index is answered there, with --db naming the Hermes store.
     const sc = lookback(['scroll', IDS.claude, 'u-4', '--db', db, '--agent', 'all', '--json'], env);
     expect(sc.code).toBe(0);
     expect(sc.json()).toMatchObject({
@@ -165,9 +165,10 @@ describe('search semantics', () => {
     });
     const miss = lookback(['scroll', 'nope', 'zz', '--db', db, '--agent', 'all', '--json'], env);
     expect(miss.code).toBe(1);
+    // A session no source holds is one line over them all (#17), not the Hermes store's alone.
     expect(miss.json()).toEqual({
       success: false,
-      error: 'MESSAGE_ID must be a whole number, not "zz"',
+      error: 'session_id not found in any source: nope',
     });
   });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookback } from '../helpers/cli.js';
 import { hashTree } from './samples.js';
+import { exactCount } from '../helpers/exact.js';
 
 type Obj = Record<string, unknown>;
 const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -110,12 +111,12 @@ describe('Gemini CLI 0.58', () => {
       message_count: 5,
     });
     // The directory tree is not the person's words: no default hit.
-    expect(run(['search', 'workerPool.ts', '--agent', 'gemini', '--json']).count).toBe(0);
+    expect(exactCount(run(['search', 'workerPool.ts', '--agent', 'gemini', '--json']))).toBe(0);
     expect(hashTree(home)).toEqual(before);
   });
 
   it('keeps the rewound decision out by default and marks it with --all', () => {
-    expect(run(['search', 'gm7_decision', '--agent', 'gemini', '--json']).count).toBe(0);
+    expect(exactCount(run(['search', 'gm7_decision', '--agent', 'gemini', '--json']))).toBe(0);
     const all = run(['search', 'gm7_decision', '--agent', 'gemini', '--all', '--json']);
     expect((all.results as Obj[])[0]).toMatchObject({ match_message_id: 'g1', taken_back: true });
     const text = lookback(['search', 'gm7_decision', '--agent', 'gemini', '--all'], env).stdout;

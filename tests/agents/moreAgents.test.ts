@@ -37,6 +37,7 @@ import {
   gooseDbPath,
   qwenPath,
 } from './moreSamples.js';
+import { exactCount } from '../helpers/exact.js';
 
 type Obj = Record<string, unknown>;
 
@@ -200,13 +201,11 @@ describe('the agents of §9, found and read read-only', () => {
 
   it('keeps tools, reasoning, injected turns and sub-sessions in their place', () => {
     // Tool output is out of a default search, found with the tool role.
-    expect((run(['search', 'ClusterIP', '--agent', 'copilot']).results as Obj[]).length).toBe(0);
+    expect(exactCount(run(['search', 'ClusterIP', '--agent', 'copilot']))).toBe(0);
     const tool = run(['search', 'ClusterIP', '--agent', 'copilot', '--roles', 'tool']);
     expect((tool.results as Obj[])[0]).toMatchObject({ session_id: MORE.copilot });
     // A skill's injected prompt is not the person's words.
-    expect(
-      (run(['search', 'pdf tools loaded', '--agent', 'copilot']).results as Obj[]).length,
-    ).toBe(0);
+    expect(exactCount(run(['search', 'pdf tools loaded', '--agent', 'copilot']))).toBe(0);
     // Sub-sessions carry their parent.
     const sub = run(['read', '--agent', 'kimi', `${MORE.kimi}/${MORE.kimiSub}`]);
     expect(sub.session_meta).toMatchObject({
@@ -229,9 +228,7 @@ describe('the agents of §9, found and read read-only', () => {
       parent_kind: 'subagent',
     });
     // Crush's title-generation session is not a conversation.
-    expect(
-      (run(['search', 'concise title', '--agent', 'crush', '--all']).results as Obj[]).length,
-    ).toBe(0);
+    expect(exactCount(run(['search', 'concise title', '--agent', 'crush', '--all']))).toBe(0);
     // Kimi's bookkeeping lines (_system_prompt, _checkpoint, _usage) are no messages.
     expect(texts(run(['read', '--agent', 'kimi', MORE.kimi]))).toEqual([
       '0: the monthly ledger export drops the last cent on refunds',
@@ -252,7 +249,7 @@ describe('the agents of §9, found and read read-only', () => {
     // Goose: an image is a placeholder; the compaction summary only the agent sees is no person's turn.
     const goose = texts(run(['read', '--agent', 'goose', MORE.goose]));
     expect(goose).toContain('msg_g5: [image image/png 1 KB]\nthis is the failing dashboard');
-    expect((run(['search', 'Summary so far', '--agent', 'goose']).results as Obj[]).length).toBe(0);
+    expect(exactCount(run(['search', 'Summary so far', '--agent', 'goose']))).toBe(0);
   });
 
   it('the app chip and tags know every agent', () => {
@@ -270,9 +267,7 @@ describe('the agents of §9, found and read read-only', () => {
 describe('incremental passes over the §9 formats', () => {
   it('appends are read from the offset; a line being written waits for its newline', () => {
     // Qwen: the half-written last line is not indexed until it ends.
-    expect(
-      (run(['search', 'basket checkout test', '--agent', 'qwen']).results as Obj[]).length,
-    ).toBe(0);
+    expect(exactCount(run(['search', 'basket checkout test', '--agent', 'qwen']))).toBe(0);
     const p = qwenPath(home);
     const rest = JSON.stringify({
       uuid: 'q-u2',
@@ -322,16 +317,12 @@ describe('incremental passes over the §9 formats', () => {
       }) + '\n';
     appendFileSync(p, ev(20, 'user.message', { content: 'also check the cert-manager issuer' }));
     run(['index']);
-    expect(
-      (run(['search', 'cert-manager issuer', '--agent', 'copilot']).results as Obj[]).length,
-    ).toBe(1);
+    expect(exactCount(run(['search', 'cert-manager issuer', '--agent', 'copilot']))).toBe(1);
     // A rewind to before that message: the CLI drops the events after its target.
     const kept = readFileSync(p, 'utf8').split('\n').slice(0, 3).join('\n') + '\n';
     writeFileSync(p, kept);
     run(['index']);
-    expect(
-      (run(['search', 'cert-manager issuer', '--agent', 'copilot']).results as Obj[]).length,
-    ).toBe(0);
+    expect(exactCount(run(['search', 'cert-manager issuer', '--agent', 'copilot']))).toBe(0);
     expect(source('copilot')).toMatchObject({ conversations: 1, messages: 1 });
   });
 
@@ -366,9 +357,7 @@ describe('incremental passes over the §9 formats', () => {
       session_id: MORE.crush,
       match_message_id: 'cm-4',
     });
-    expect(
-      (run(['search', 'compare as a row value', '--agent', 'crush']).results as Obj[]).length,
-    ).toBe(0);
+    expect(exactCount(run(['search', 'compare as a row value', '--agent', 'crush']))).toBe(0);
   });
 
   it('Goose: a conversation replaced wholesale is re-derived; a deleted session stays, marked gone', () => {
@@ -390,15 +379,15 @@ describe('incremental passes over the §9 formats', () => {
     );
     db.close();
     run(['index']);
-    expect((run(['search', 'schema=unified', '--agent', 'goose']).results as Obj[]).length).toBe(1);
-    expect((run(['search', 'unify_schemas', '--agent', 'goose']).results as Obj[]).length).toBe(0);
+    expect(exactCount(run(['search', 'schema=unified', '--agent', 'goose']))).toBe(1);
+    expect(exactCount(run(['search', 'unify_schemas', '--agent', 'goose']))).toBe(0);
 
     const db2 = new Database(gooseDbPath(home));
     db2.exec(`DELETE FROM messages; DELETE FROM sessions;`);
     db2.close();
     run(['index']);
     expect(source('goose')).toMatchObject({ conversations: 1, gone: 1 });
-    expect((run(['search', 'schema=unified', '--agent', 'goose']).results as Obj[]).length).toBe(1);
+    expect(exactCount(run(['search', 'schema=unified', '--agent', 'goose']))).toBe(1);
   });
 
   it('nothing changed: every file is unchanged and nothing is parsed', () => {

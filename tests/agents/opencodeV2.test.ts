@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookback } from '../helpers/cli.js';
 import { hashTree } from './samples.js';
+import { exactCount } from '../helpers/exact.js';
+import { waitOutFreshPass } from '../helpers/fresh.js';
 
 type Obj = Record<string, unknown>;
 
@@ -278,7 +280,9 @@ describe('opencode 2.x', () => {
       model: 'claude-sonnet-5',
     });
     // Pending and inbox input is not in the transcript.
-    expect(run(['search', 'zebra quartz', '--agent', 'opencode', '--all', '--json']).count).toBe(0);
+    expect(
+      exactCount(run(['search', 'zebra quartz', '--agent', 'opencode', '--all', '--json'])),
+    ).toBe(0);
   });
 
   it('reads the renamed tools with their moved fields, the title from the first prompt, and a revert', () => {
@@ -320,12 +324,12 @@ describe('opencode 2.x', () => {
     expect(tool).toMatchObject({ tool_name: 'shell', tool_call_id: 'call_1' });
     // Tool output is out of a default search; the miss says how to reach it.
     const miss = run(['search', 'REVISION api', '--agent', 'opencode', '--json']);
-    expect(miss.count).toBe(0);
+    expect(exactCount(miss)).toBe(0);
     expect(String(miss.message)).toContain('--roles user,assistant,tool');
     const err = run(['search', 'hunk failed', '--agent', 'opencode', '--roles', 'tool', '--json']);
     expect((err.results as Obj[])[0]).toMatchObject({ match_message_id: 'msg_n3/call_2' });
     // The revert took back msg_n5 and what followed.
-    expect(run(['search', 'gm5_decision', '--agent', 'opencode', '--json']).count).toBe(0);
+    expect(exactCount(run(['search', 'gm5_decision', '--agent', 'opencode', '--json']))).toBe(0);
     const all = run(['search', 'gm5_decision', '--agent', 'opencode', '--all', '--json']);
     expect((all.results as Obj[])[0]).toMatchObject({
       match_message_id: 'msg_n5',
@@ -351,9 +355,12 @@ describe('opencode 2.x', () => {
         `UPDATE session_message SET data = ?, time_updated = 1789000020000 WHERE id = 'msg_n3'`,
       )
       .run(JSON.stringify(data));
+    waitOutFreshPass();
     const hit = run(['search', 'flamingo release', '--agent', 'opencode', '--json']);
     expect((hit.results as Obj[]).map((r) => r.match_message_id)).toEqual(['msg_n3']);
-    expect(run(['search', 'Draft roll back v40', '--agent', 'opencode', '--json']).count).toBe(0);
+    expect(
+      exactCount(run(['search', 'Draft roll back v40', '--agent', 'opencode', '--json'])),
+    ).toBe(0);
     const scroll = run(['scroll', '--agent', 'opencode', FRESH, 'msg_n3', '--json']);
     expect((scroll.messages as Obj[]).find((m) => m.anchor === true)!.content).toBe(
       'Rolled back to v41: the flamingo release is live again.',

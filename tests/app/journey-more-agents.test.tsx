@@ -7,7 +7,7 @@
  * not wired into the app for any agent yet: src/app/data/filters.ts.)
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,22 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+function indexed(agent: string, nativeId: string): boolean {
+  if (!existsSync(indexFile)) return false;
+  const db = new Database(indexFile, { readonly: true });
+  try {
+    return (
+      db
+        .prepare(`SELECT 1 FROM conversations WHERE agent = ? AND native_id = ?`)
+        .get(agent, nativeId) !== undefined
+    );
+  } catch {
+    return false;
+  } finally {
+    db.close();
+  }
+}
+
 function indexText(agent: string, nativeId: string, ordinal: number): string {
   const db = new Database(indexFile, { readonly: true });
   try {
@@ -132,6 +148,9 @@ describe('journey: the agents of §9 in the app', () => {
       ],
     ];
     for (const [agent, query, sid, text, argv, cwd] of cases) {
+      // The first pass of the index worker must hold this agent before the search runs:
+      // an open Results list does not yet refresh when the index fills (#17, not done).
+      await h.waitFor(() => indexed(agent, sid), `${agent} in the index`, 20_000);
       await h.press(KEY.esc, KEY.esc, '/', '\x15');
       await h.type(query);
       await h.waitFor(
@@ -145,7 +164,10 @@ describe('journey: the agents of §9 in the app', () => {
       const items = h.state().results.items;
       const at = items.findIndex((r) => r.agent === agent);
       expect(items[at]!.sessionId).toBe(`${agent}:${sid}`);
-      expect(h.frame()).toContain(`${agentTag(agent)} `);
+      // The row's agent tag shows when the list mixes agents; a list of one agent's rows
+      // drops it (the column says nothing); the row's agent is checked above.
+      const mixed = new Set(items.map((r) => r.agent ?? 'hermes')).size > 1;
+      if (mixed) expect(h.frame()).toContain(`${agentTag(agent)} `);
       await h.press(KEY.tab);
       for (let i = 0; i < at; i++) await h.press('j');
       await h.press(KEY.enter);
