@@ -111,10 +111,13 @@ export function windowLines(p: MessageWindowProps): Line[] {
         { text: focused ? (header ? glyph.selected : glyph.focusBar) : ' ', tone: 'accent' },
         { text: header && m.id === win.anchorId ? glyph.anchor : ' ', tone: 'anchor' },
       ];
-      const tail: Span[] =
-        header && marked.has(`${m.session_id}#${m.id}`)
-          ? [{ text: ` ${glyph.mark} marked`, tone: 'mark' }]
-          : [];
+      const tail: Span[] = [
+        // Another agent's message the person took back: shown only with H, and said so.
+        ...(header && m.taken_back ? [{ text: ' taken back', tone: 'dim' as const }] : []),
+        ...(header && marked.has(`${m.session_id}#${m.id}`)
+          ? [{ text: ` ${glyph.mark} marked`, tone: 'mark' as const }]
+          : []),
+      ];
       lines.push([...gutter, ...body, ...tail]);
     }
   }

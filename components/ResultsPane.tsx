@@ -105,8 +105,13 @@ export function resultLines(
     { text: pad },
     { text: right, tone: 'dim' },
   ];
-  const second: Span[] = [{ text: '    ' }];
-  let used = 4;
+  // A hit in a message that was taken back (shown only with H) says so before its words.
+  const mark = r.takenBack ? 'taken back · ' : '';
+  const second: Span[] = [
+    { text: '    ' },
+    ...(mark ? [{ text: mark, tone: 'dim' as const }] : []),
+  ];
+  let used = 4 + mark.length;
   for (const seg of r.snippet) {
     if (used >= width) break;
     const text = truncate(seg.text, width - used);

@@ -9,11 +9,13 @@ import { existsSync } from 'node:fs';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
 import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
-import { OUT_OF_TRANSCRIPT, type Agent } from './model.js';
+import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
 import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
 
 /** Quiet rows (injected context, bookkeeping), copies and what was taken back (rewound turns, abandoned branches) stay out of the app as out of default answers. */
 const VISIBLE = `flags & ${OUT_OF_TRANSCRIPT} = 0 AND kind NOT IN ('injected', 'meta')`;
+/** With hidden shown (H): what was taken back too, marked; never a copy, never a quiet row. */
+const WITH_TAKEN_BACK = `flags & ${FLAG.copied} = 0 AND kind NOT IN ('injected', 'meta')`;
 
 export interface AppConv {
   id: number;
@@ -62,6 +64,8 @@ export interface AppHit {
  */
 export class IndexReader {
   private db: Database.Database | null = null;
+  /** H (show hidden): messages that were taken back are read too (the app marks them). */
+  showTakenBack = false;
   private stmts = new Map<string, Database.Statement>();
 
   constructor(
@@ -97,6 +101,10 @@ export class IndexReader {
     return s;
   }
 
+  private visible(): string {
+    return this.showTakenBack ? WITH_TAKEN_BACK : VISIBLE;
+  }
+
   /** Changes whenever the worker commits (PRAGMA data_version of this connection). */
   version(): number {
     const db = this.conn();
@@ -127,10 +135,9 @@ export class IndexReader {
   }
 
   message(convId: number, ordinal: number): AppMsg | null {
-    return (this.st(`SELECT * FROM messages WHERE conv_id = ? AND ordinal = ? AND ${VISIBLE}`)?.get(
-      convId,
-      ordinal,
-    ) ?? null) as AppMsg | null;
+    return (this.st(
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal = ? AND ${this.visible()}`,
+    )?.get(convId, ordinal) ?? null) as AppMsg | null;
   }
 
   messageByAnchor(convId: number, anchor: string): AppMsg | null {
@@ -142,27 +149,27 @@ export class IndexReader {
 
   after(convId: number, ordinal: number, n: number): AppMsg[] {
     return (this.st(
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${VISIBLE} ORDER BY ordinal LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal > ? AND ${this.visible()} ORDER BY ordinal LIMIT ?`,
     )?.all(convId, ordinal, n) ?? []) as AppMsg[];
   }
 
   before(convId: number, ordinal: number, n: number): AppMsg[] {
     const rows = (this.st(
-      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${VISIBLE} ORDER BY ordinal DESC LIMIT ?`,
+      `SELECT * FROM messages WHERE conv_id = ? AND ordinal < ? AND ${this.visible()} ORDER BY ordinal DESC LIMIT ?`,
     )?.all(convId, ordinal, n) ?? []) as AppMsg[];
     return rows.reverse();
   }
 
   countVisible(convId: number): number {
-    const r = this.st(`SELECT count(*) AS n FROM messages WHERE conv_id = ? AND ${VISIBLE}`)?.get(
-      convId,
-    ) as { n: number } | undefined;
+    const r = this.st(
+      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND ${this.visible()}`,
+    )?.get(convId) as { n: number } | undefined;
     return r?.n ?? 0;
   }
 
   countBefore(convId: number, ordinal: number): number {
     const r = this.st(
-      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND ordinal < ? AND ${VISIBLE}`,
+      `SELECT count(*) AS n FROM messages WHERE conv_id = ? AND ordinal < ? AND ${this.visible()}`,
     )?.get(convId, ordinal) as { n: number } | undefined;
     return r?.n ?? 0;
   }
@@ -172,7 +179,7 @@ export class IndexReader {
     if (ordinals.length === 0) return [];
     return (
       (this.st(
-        `SELECT ordinal FROM messages WHERE conv_id = ? AND ${VISIBLE} AND ordinal IN (SELECT value FROM json_each(?))`,
+        `SELECT ordinal FROM messages WHERE conv_id = ? AND ${this.visible()} AND ordinal IN (SELECT value FROM json_each(?))`,
       )?.all(convId, JSON.stringify(ordinals)) ?? []) as { ordinal: number }[]
     ).map((r) => r.ordinal);
   }
@@ -189,7 +196,7 @@ export class IndexReader {
     const like = (col: string): string => `${col} LIKE ? ESCAPE '\\'`;
     return (
       (this.st(
-        `SELECT ordinal FROM messages WHERE conv_id = ? AND ${VISIBLE}
+        `SELECT ordinal FROM messages WHERE conv_id = ? AND ${this.visible()}
            AND (${like('text')} OR ${like('reasoning')} OR ${like('tool_name')} OR ${like('tool_calls')})
          ORDER BY ordinal LIMIT ?`,
       )?.all(convId, p, p, p, p, max) ?? []) as { ordinal: number }[]
@@ -201,7 +208,7 @@ export class IndexReader {
     const route = routeQuery(query, { fts: true, trigram: true });
     if (route.kind === 'empty') return [];
     const rolesJson = JSON.stringify(roles.length > 0 ? roles : ['user', 'assistant']);
-    const where = `m.conv_id = ? AND m.role IN (SELECT value FROM json_each(?)) AND m.${VISIBLE.replace(/ AND /g, ' AND m.')}`;
+    const where = `m.conv_id = ? AND m.role IN (SELECT value FROM json_each(?)) AND m.${this.visible().replace(/ AND /g, ' AND m.')}`;
     const run = (match: string): number[] => {
       if (route.kind === 'like') {
         const { sql, params } = likeClause(route);
@@ -242,7 +249,7 @@ export class IndexReader {
     const agents = opts.agents ?? this.agents;
     const rolesJson = JSON.stringify(opts.roles.length > 0 ? opts.roles : ['user', 'assistant']);
     const convFilter = agentClause(agents);
-    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.flags & ${OUT_OF_TRANSCRIPT} = 0 AND m.kind NOT IN ('injected', 'meta') ${convFilter}`;
+    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.${this.visible().replace(/ AND /g, ' AND m.')} ${convFilter}`;
     type Row = { id: number; conv_id: number };
     const pick = (rows: Row[], seen: Map<number, number>): void => {
       for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);

@@ -74,6 +74,8 @@ export interface ResultItem {
   profile?: string;
   /** A relaxed hit (not every word; closest first), listed after every exact one. */
   relaxed?: boolean;
+  /** Another agent's hit in a message that was taken back (rewound, reverted); only with H. */
+  takenBack?: boolean;
 }
 
 export interface MarkRef {

@@ -245,6 +245,10 @@ export interface NoResultsContext {
   prefixWouldMatch?: boolean;
   /** Full-text: would a fuzzy search find something? */
   fuzzyWouldMatch?: boolean;
+  /** Full-text: would tool output (left out of the search) match? */
+  toolWouldMatch?: boolean;
+  /** The key that includes tool output in the search. */
+  toolKey?: string;
   /** The key that switches between full-text and fuzzy. */
   modeKey?: string;
 }
@@ -280,6 +284,8 @@ export function noResultsHint(ctx: NoResultsContext): string {
       ? `no conversations match ${filtered}: remove a filter from the search line`
       : 'type to search';
   if (ctx.mode === 'full-text') {
+    if (ctx.toolWouldMatch === true)
+      return `no messages say “${shown}”, but tool output does: ${ctx.toolKey ?? 't'} includes tool output`;
     const word = lastWord(text);
     if (ctx.prefixWouldMatch === true && word !== null)
       return `no whole-word match for “${shown}”: ${word}* finds words that start with ${word}`;

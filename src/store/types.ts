@@ -18,6 +18,8 @@ export interface Message {
    * `codex_message_items` or its reasoning, shown instead of a blank row.
    */
   reasoning_only?: string;
+  /** Another agent's message the person took back (rewound, reverted, abandoned branch): shown only with H, marked. */
+  taken_back?: boolean;
 }
 
 export interface SessionMeta {

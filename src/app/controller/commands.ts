@@ -11,6 +11,7 @@ import {
   commitFind,
   nav,
   open,
+  reloadAgentView,
   stepMessage,
   toggleExpand,
   toggleToolSteps,
@@ -201,7 +202,11 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });
+    // Other agents' messages that were taken back are hidden too: windows and hits follow H.
+    ctx.data.setShowTakenBack(ctx.state.showHidden);
     reloadRecent(ctx);
+    if (ctx.state.search.text.trim() !== '') searchChanged(ctx);
+    reloadAgentView(ctx);
     ctx.setStatus(say.hidden(ctx.state.showHidden));
   },
 };

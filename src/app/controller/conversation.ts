@@ -2,6 +2,7 @@
 import { parseFilters } from '../../query/filters.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { FULL_OPEN, PREVIEW_OPEN, type Opened } from '../data/chainWindow.js';
+import { splitAgentSession } from '../data/agentIds.js';
 import {
   adjacentHit,
   focusedMessage,
@@ -168,6 +169,19 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true
   const k = messageId !== null ? hits.indexOf(messageId) : -1;
   if (opened.note) ctx.setStatus(opened.note, 'warn');
   else if (query) ctx.setStatus(say.openedAtHit(k, hits.length));
+}
+
+/** H changed what another agent's window holds (what was taken back): reload it where the reader was. */
+export function reloadAgentView(ctx: Ctx): void {
+  const v = ctx.state.view;
+  const sid = v?.win.chain[0];
+  if (!v || sid === undefined || splitAgentSession(sid) === null) return;
+  const it = v.win.items[v.win.focus];
+  const opened =
+    it && it.kind === 'message' ? ctx.data.openAt(sid, it.msg.id) : ctx.data.openTail(sid);
+  if (!opened) return;
+  const hits = v.query ? ctx.data.hits(v.query, opened.window.chain, v.roles) : [];
+  openView(ctx, opened, sameSearch(v, hits), ctx.state.pane === 'messages' && !ctx.state.typing);
 }
 
 /** The search a view was opened with, carried to a reloaded window of the same conversation. */

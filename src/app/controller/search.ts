@@ -142,6 +142,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
     count,
     countsFrom,
     ...(cur.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
+    ...(cur.showHidden ? { all: true } : {}),
   });
 }
 
@@ -308,6 +309,7 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
             ? { excludingFilter: excludingChip(line, f.excludingFilter) }
             : {}),
           ...(f.prefixWouldMatch !== undefined ? { prefixWouldMatch: f.prefixWouldMatch } : {}),
+          ...(f.toolWouldMatch !== undefined ? { toolWouldMatch: f.toolWouldMatch } : {}),
           fuzzyWouldMatch: fuzzyResults(ctx.state.recent.rows, line.text, 1).total > 0,
         });
         ctx.dispatch({

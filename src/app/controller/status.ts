@@ -68,7 +68,7 @@ export const say = {
   // Recent
   hidden: (shown: boolean) =>
     shown
-      ? 'showing hidden conversations'
+      ? 'showing hidden conversations and taken-back messages'
       : 'hiding subagent, kanban, tool, archived and hidden conversations',
   oneProfile: (profile: string) =>
     `only one profile (${sanitizeLine(profile)}): nothing else to list`,

@@ -5,7 +5,7 @@
  * (source.ts) routes here every session id of the `codex:<id>` form.
  */
 import type { AppConv, AppHit, AppMsg, IndexReader } from '../../agents/appReads.js';
-import type { Agent } from '../../agents/model.js';
+import { TAKEN_BACK, type Agent } from '../../agents/model.js';
 import type { ToolCall } from '../../store/content.js';
 import type { ConversationContext } from '../../store/facts.js';
 import type { Message, Sort } from '../../store/types.js';
@@ -44,7 +44,13 @@ function toMessage(c: AppConv, m: AppMsg): Message {
     tool_calls: calls,
     tool_call_id: m.call_id,
     reasoning: m.reasoning,
+    ...(takenBack(m) ? { taken_back: true } : {}),
   };
+}
+
+/** Rewound, reverted or on an abandoned branch: read only with H, and marked. */
+function takenBack(m: AppMsg): boolean {
+  return ((m.flags ?? 0) & TAKEN_BACK) !== 0;
 }
 
 function titleOf(c: AppConv): { title: string; hasTitle: boolean; preview: string } {
@@ -118,6 +124,7 @@ function hitItem(h: AppHit, terms: readonly string[]): ResultItem {
     snippet: snippetSegments(h.snippet, terms),
     live: h.conv.gone === 0,
     agent: h.conv.agent,
+    ...(takenBack(h.msg) ? { takenBack: true } : {}),
   };
 }
 
@@ -126,6 +133,11 @@ export class AgentSource {
 
   version(): number {
     return this.index.version();
+  }
+
+  /** H: windows, counts, finds and searches read what was taken back too (marked). */
+  setShowTakenBack(on: boolean): void {
+    this.index.showTakenBack = on;
   }
 
   /** Whether the index holds any conversation: without one, the lists stay the Hermes store's, untagged. */

@@ -31,6 +31,8 @@ export interface NoResultsFacts {
   excludingFilter?: FilterField;
   /** The last word as a prefix (`word*`) finds something. */
   prefixWouldMatch?: boolean;
+  /** Tool output (left out of the search) would match: `t` includes it. */
+  toolWouldMatch?: boolean;
 }
 
 export type QueryRequest =
@@ -48,6 +50,8 @@ export type QueryRequest =
       count?: boolean;
       /** Hit counts only for results from this index on (the ones a page of more adds). */
       countsFrom?: number;
+      /** H: other agents' messages that were taken back are hits too (marked). */
+      all?: boolean;
       /** Only these agents' conversations (the `agent:` chip, via agentFilter); all when absent. */
       agents?: string[];
       /** The every-profile view (P): the other profiles' stores searched too. */
@@ -171,6 +175,7 @@ export function answerQuery(
       return;
     }
     // The other agents' index has none of the store's filters: a filtered search is Hermes alone.
+    agents?.setShowTakenBack(req.all === true);
     const others = hermesOnly(req.filters) ? null : agents;
     let r = mergedSearch(store, others, req);
     if (refs) r = everySearch(r, store.profile, refs, openRef!, req);
@@ -181,7 +186,11 @@ export function answerQuery(
       ...r,
     });
     if (r.items.length === 0) {
-      post({ kind: 'noResults', generation: req.generation, facts: noResultsFacts(store, req) });
+      post({
+        kind: 'noResults',
+        generation: req.generation,
+        facts: noResultsFacts(store, req, others),
+      });
     } else if (
       req.count &&
       !refs &&
@@ -242,8 +251,15 @@ export function answerQuery(
 function noResultsFacts(
   store: Store,
   req: Extract<QueryRequest, { kind: 'search' }>,
+  agents: AgentSource | null,
 ): NoResultsFacts {
   const facts: NoResultsFacts = {};
+  // Tool output is out of a default search, as in the agents' own tools: say when it holds the words.
+  if (!req.roles.includes('tool')) {
+    const roles = [...(req.roles.length > 0 ? req.roles : ['user', 'assistant']), 'tool'];
+    const wider = { ...req, roles, limit: 1 };
+    facts.toolWouldMatch = mergedSearch(store, agents, wider).items.length > 0;
+  }
   const count = (query: string, filters?: Filters): number =>
     countConversations(store, query, { roles: req.roles, ...(filters ? { filters } : {}) }, 5_000)
       ?.count ?? 0;

@@ -80,6 +80,11 @@ export class DataSource {
     );
   }
 
+  /** H: the other agents' windows read what was taken back too (marked); Hermes windows are unchanged. */
+  setShowTakenBack(on: boolean): void {
+    this.agents?.setShowTakenBack(on);
+  }
+
   /** `profiles`: the every-profile view's other stores (profileRefs), listed with this one. */
   recent(
     limit: number,

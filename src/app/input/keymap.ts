@@ -245,7 +245,7 @@ export const COMMANDS: readonly Command[] = [
   {
     id: 'view.toggleHidden',
     keys: [ch('H')],
-    description: 'Show or hide hidden conversations (subagent, tool, archived)',
+    description: 'Show or hide hidden conversations and taken-back messages',
     section: 'App',
   },
   {
