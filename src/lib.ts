@@ -60,9 +60,9 @@ export function openStore(where: Where = {}, ctx: ProfileContext = {}): Lookback
   const profile = 'profile' in where ? where.profile : undefined;
   const agent = 'agent' in where ? where.agent : undefined;
   const sel = path
-    ? { db: path, dbProfile: profile, agent: agent ?? 'hermes' }
+    ? { db: path, dbProfile: profile, agent }
     : profile !== undefined
-      ? { profile, agent: agent ?? 'hermes' }
+      ? { profile, agent }
       : { agent };
   try {
     return Operations.select(sel, ctx);

@@ -173,7 +173,9 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
     return tagHost(sessionSearch(local, from.host(host)), host, args.agent);
   }
   const { args: plain, titleMatches } = resolveAnchorForms(args, from);
-  const out = withScrollRecovery(plain, (a) => answerPlain(a, from));
+  // Rows say whose they are when the caller named an agent (hermes too), as on the command line.
+  const tagAgent = (args.agent ?? '').trim() !== '';
+  const out = withScrollRecovery(plain, (a) => answerPlain(a, from, tagAgent));
   return titleMatches.length > 0
     ? {
         ...out,
@@ -318,7 +320,11 @@ function sessionOnly(
 }
 
 /** Plain arguments through the recall core. */
-function answerPlain(args: SessionSearchArgs, from: Sources): Record<string, Json> {
+function answerPlain(
+  args: SessionSearchArgs,
+  from: Sources,
+  tagAgent: boolean,
+): Record<string, Json> {
   const plan = planCall(args);
   const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
   const agents: Agent[] =
@@ -350,8 +356,7 @@ function answerPlain(args: SessionSearchArgs, from: Sources): Record<string, Jso
     sources,
     skipped,
     openProfile: (name) => new HermesSource(from.stores.get(name)),
-    // agent= named (hermes too): every row says whose it is, as on the command line.
-    tagAgent: plan.agent !== undefined,
+    tagAgent,
   };
   if (!store) return answer(plan.call, set);
   return from.stores.use(plan.profile, () => answer(plan.call, set));

@@ -366,7 +366,8 @@ describe('bad calls get one line and the server keeps answering', () => {
     await expectError({ agent: 'cursor', query: 'billing' }, /^agent "cursor" not indexed/);
     // `all` is accepted, as `--agent all` on the command line (issue #17): tests/mcp/agents.test.ts.
     const hermes = await call(server, { agent: 'Hermes', limit: 2 });
-    expect(hermes.json).toEqual(cli(['recent', '--limit', '2']));
+    // Named, Hermes' rows say whose they are, as with --agent hermes on the command line.
+    expect(hermes.json).toEqual(cli(['recent', '--limit', '2', '--agent', 'hermes']));
   });
 
   it('dates it cannot read, and an empty range', async () => {
