@@ -13,7 +13,7 @@ import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { IDLE_CLOSE_MS } from '../../src/store/store.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { openStoreFiles } from '../helpers/fds.js';
-import { PROMPT, sleep, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
+import { PROMPT, sleep, Term, shellEnv as tmuxShellEnv, requireTmux } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 
@@ -30,7 +30,8 @@ function term(name: string): Term {
 
 const appDrawn = (s: string): boolean => s.includes('lookback · ') && s.includes('? help');
 
-describe.skipIf(!TMUX)('a good neighbour in a real terminal (tmux)', () => {
+describe('a good neighbour in a real terminal (tmux)', () => {
+  beforeAll(requireTmux);
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs`);
     dir = tempDir('lookback-e2e-nb-');

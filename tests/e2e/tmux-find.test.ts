@@ -12,7 +12,7 @@ import type { ResultItem } from '../../src/app/model.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { PROMPT, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
+import { PROMPT, Term, shellEnv as tmuxShellEnv, requireTmux } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 const QUERY = 'billing';
@@ -22,11 +22,10 @@ let env: NodeJS.ProcessEnv;
 let first: ResultItem;
 const terms: Term[] = [];
 
-const SUITE = TMUX
-  ? 'finding in a real terminal (tmux)'
-  : 'finding in a real terminal (tmux): SKIPPED, tmux is not on PATH (.ci/run installs it)';
+const SUITE = 'finding in a real terminal (tmux)';
 
-describe.skipIf(!TMUX)(SUITE, () => {
+describe(SUITE, () => {
+  beforeAll(requireTmux);
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs`);
     dir = tempDir('lookback-e2e-find-');

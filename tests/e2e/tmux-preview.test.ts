@@ -18,7 +18,7 @@ import { contentText } from '../../src/store/content.js';
 import { sessionEdge } from '../../src/store/messages.js';
 import { Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { PROMPT, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
+import { PROMPT, Term, shellEnv as tmuxShellEnv, requireTmux } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 const APP_COMMAND = 'CI=false node "$LB" --db state.db';
@@ -31,9 +31,7 @@ let fragments: (string | null)[];
 let near: string[];
 const terms: Term[] = [];
 
-const SUITE = TMUX
-  ? 'real terminal (tmux): preview and live list'
-  : 'real terminal (tmux): preview and live list: SKIPPED, tmux is not on PATH (.ci/run installs it)';
+const SUITE = 'real terminal (tmux): preview and live list';
 
 /** The message pane: each screen line right of the list pane's right border. */
 function preview(screen: string): string {
@@ -66,7 +64,8 @@ async function startApp(name: string): Promise<Term> {
   return term;
 }
 
-describe.skipIf(!TMUX)(SUITE, () => {
+describe(SUITE, () => {
+  beforeAll(requireTmux);
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs`);
     dir = tempDir('lookback-e2e-preview-');

@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { safeWidth } from '../../src/text/width.js';
 import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
-import { PROMPT, TMUX, Term } from '../helpers/tmux.js';
+import { PROMPT, Term, requireTmux } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 const EMOJI = 'family 👨‍👩‍👧‍👦 coder 👩🏽‍💻 thumbs 👍🏽👍🏿 flags 🇯🇵🇫🇷🇺🇸 keycap 1️⃣ ';
@@ -21,9 +21,7 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 const terms: Term[] = [];
 
-const SUITE = TMUX
-  ? 'real terminal, reading (tmux)'
-  : 'real terminal, reading (tmux): SKIPPED, tmux is not on PATH (.ci/run installs it)';
+const SUITE = 'real terminal, reading (tmux)';
 
 const appDrawn = (s: string): boolean => s.includes('lookback · ') && s.includes('? help');
 
@@ -47,7 +45,8 @@ function expectWholeFrame(screen: string, rows = 48, cols = 160): void {
   for (const line of lines) expect(safeWidth(line)).toBeLessThanOrEqual(cols);
 }
 
-describe.skipIf(!TMUX)(SUITE, () => {
+describe(SUITE, () => {
+  beforeAll(requireTmux);
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs`);
     const path = buildStore(

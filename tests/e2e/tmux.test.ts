@@ -15,7 +15,7 @@ import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';
 import { displayWidth } from '../../src/text/width.js';
 import { tempDir } from '../helpers/fixtures.js';
-import { MARKER, PROMPT, TMUX, Term, shellEnv as tmuxShellEnv } from '../helpers/tmux.js';
+import { MARKER, PROMPT, Term, shellEnv as tmuxShellEnv, requireTmux } from '../helpers/tmux.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/lookback.js');
 /** A word the generated store (seed 11) says in several conversations. */
@@ -82,11 +82,10 @@ let recentTitles: string[];
 const terms: Term[] = [];
 
 // Without tmux the suite is skipped, and its name says why (.ci/run installs tmux).
-const SUITE = TMUX
-  ? 'real terminal (tmux)'
-  : 'real terminal (tmux): SKIPPED, tmux is not on PATH (.ci/run installs it)';
+const SUITE = 'real terminal (tmux)';
 
-describe.skipIf(!TMUX)(SUITE, () => {
+describe(SUITE, () => {
+  beforeAll(requireTmux);
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs`);
     // The temp dir is HOME, so the header shows the store as ~/state.db.

@@ -24,6 +24,14 @@ export function hasTmux(): boolean {
 
 export const TMUX = hasTmux();
 
+/** The real-terminal tests fail, never skip, without tmux (.ci/run installs it). */
+export function requireTmux(): void {
+  if (!TMUX)
+    throw new Error(
+      'tmux is not on PATH: the real-terminal tests cannot run (.ci/run installs it)',
+    );
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One private tmux server running one shell in a 160x48 window. */
