@@ -24,6 +24,9 @@ const HELP = `
     $ lookback sources [--json]                                         what was found, indexed, unreadable
     $ lookback sync --host NAME|all [--json]                            read another machine's histories over ssh
     $ lookback hosts [--json]                                           the machines synced, what each holds
+    $ lookback stats [--agent NAME] [--profile NAME] [--host NAME|all]
+                     [--since WHEN] [--before WHEN] [--cwd PREFIX] [--json]
+                                  activity, tokens and cost by day, agent, model
     $ lookback mcp [--db PATH | --profile NAME | --demo] [--http [ADDR]]
                                   recall tools for any agent (MCP on stdio, or
                                   Streamable HTTP at ADDR, default 127.0.0.1:7337;
@@ -77,6 +80,7 @@ const FLAGS = {
   agent: { type: 'string' },
   sourceDir: { type: 'string', isMultiple: true },
   after: { type: 'string' },
+  since: { type: 'string' },
   before: { type: 'string' },
   exclude: { type: 'string' },
   detail: { type: 'string' },

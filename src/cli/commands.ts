@@ -26,7 +26,7 @@ export { UsageError };
 
 export type { Flags };
 
-type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources' | 'sync' | 'hosts'>;
+type Recall = Exclude<Subcommand, 'profiles' | 'index' | 'sources' | 'sync' | 'hosts' | 'stats'>;
 export type { Recall };
 
 /** The roles a message can have in the agent's store. */
@@ -173,6 +173,11 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   if (!(SUBCOMMANDS as readonly string[]).includes(first))
     throw new UsageError(`unknown command "${first}" (expected ${SUBCOMMANDS.join(', ')}, mcp)`);
   const cmd = first as Subcommand;
+  // `lookback stats` reads every source itself (src/stats), --host included.
+  if (cmd === 'stats') {
+    const { runStats } = await lazy.stats();
+    return runStats(rest, flags);
+  }
   // Other machines (src/hosts): `sync`, `hosts`, and `--host` on the recall commands.
   const hostLink =
     (cmd === 'scroll' || cmd === 'read') && /^@session:[^/@\s]*@[^/\s]+\//.test(rest[0] ?? '');

@@ -12,6 +12,8 @@ export interface Flags {
   agent?: string | undefined;
   sourceDir?: string[] | undefined;
   after?: string | undefined;
+  /** `stats --since WHEN`: the same as --after. */
+  since?: string | undefined;
   before?: string | undefined;
   exclude?: string | undefined;
   detail?: string | undefined;

@@ -136,6 +136,40 @@ ${STORE}
   Options
     --json           JSON instead of text
 `,
+  stats: `
+  Usage
+    $ lookback stats [--agent NAME] [--profile NAME] [--host NAME|all]
+                     [--since WHEN] [--before WHEN] [--cwd PREFIX]
+                     [--limit N] [--db PATH | --demo] [--json]
+
+  What your agents did and what it cost: conversations, messages, tool calls
+  and active time by day, week (Monday first) and month, per agent, Hermes
+  profile and host; tokens (input, output, cache read and write, reasoning)
+  and cost by model where the sources record them; the busiest folders. On a
+  terminal: a calendar heat map, a sparkline per agent, bars per model.
+
+  Reads every Hermes profile and every agent whose history is here. Tokens:
+  Hermes session counters, Claude Code usage (one per message id and request
+  across files), Codex token_count totals (differences, re-emits skipped),
+  Gemini CLI message tokens (.json/.jsonl twins once). A source that records
+  no tokens says so in one line. Cost: recorded by the agent, else its
+  estimate, else priced from lookback's dated table (LOOKBACK_PRICES=FILE
+  adds or replaces prices); a model without a price shows "no price", never
+  $0. Active time: five-minute slots with a message.
+
+  Options
+    --agent NAME     hermes, claude, codex, gemini, opencode, praisonai, …, or all
+    --profile NAME   one Hermes profile (default: every profile)
+    --host NAME|all  a machine synced with lookback sync, or this one and all
+    --since WHEN     on or after (2026-08-01, 7d, 2w, today); --after is the same
+    --before WHEN    before
+    --cwd PREFIX     conversations run in this folder or below it
+    --limit N        busiest folders listed (default 10)
+    --db PATH        one Hermes store file instead of the profiles (--demo: the demo)
+    --json           {success, filters, time_zone, week_starts, totals, days[],
+                     weeks[], months[], agents[], profiles[], hosts[], models[],
+                     folders[], token_notes[], pricing, refused[], notes[]}
+`,
   mcp: `
   Usage
     $ lookback mcp [--db PATH | --profile NAME | --demo]

@@ -9,6 +9,7 @@ export const SUBCOMMANDS = [
   'sources',
   'sync',
   'hosts',
+  'stats',
 ] as const;
 
 export type Subcommand = (typeof SUBCOMMANDS)[number];
