@@ -15,6 +15,14 @@ import {
   TOOL_NAME,
   type SessionSearchArgs,
 } from './tool.js';
+import {
+  STATS_DESCRIPTION,
+  parseStatsArgs,
+  runStatsTool,
+  statsInputSchema,
+  statsOutputSchema,
+  type StatsArgs,
+} from '../stats/tool.js';
 
 export type JsonSchema = { type: 'object'; [key: string]: unknown };
 
@@ -88,8 +96,26 @@ export function defineTool<A>(def: ToolDef<A>): AnyTool {
   };
 }
 
+/** `stats` (src/stats/tool.ts): the JSON of `lookback stats --json` for the same arguments. */
+const statsTool: ToolDef<StatsArgs> = {
+  name: 'stats',
+  title: 'Activity, tokens and cost of past agent sessions',
+  description: STATS_DESCRIPTION,
+  inputSchema: statsInputSchema,
+  outputSchema: statsOutputSchema,
+  parse: parseStatsArgs,
+  // A server started on one store (--db, --profile, --demo) answers for it, as the command line does.
+  run: (args, from) =>
+    runStatsTool(
+      args,
+      from.narrowed
+        ? from.stores.use(undefined, (s) => ({ path: s.path, profile: s.profile }))
+        : undefined,
+    ),
+};
+
 /** The tools, in listing order; new tools are appended, never reordered. */
-export const TOOLS: readonly AnyTool[] = [defineTool(sessionSearchTool)];
+export const TOOLS: readonly AnyTool[] = [defineTool(sessionSearchTool), defineTool(statsTool)];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

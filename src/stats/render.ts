@@ -19,6 +19,8 @@ export interface RenderOptions {
   color: boolean;
 }
 
+const ANSI = /\x1b\[[0-9;]*m/g;
+
 const LEVELS = ['·', '░', '▒', '▓', '█'];
 const SPARK = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 const GREENS = [240, 22, 28, 34, 40];
@@ -45,6 +47,9 @@ export function hours(minutes: number): string {
   return `${(minutes / 60).toFixed(minutes < 600 ? 1 : 0)} h`;
 }
 
+const count = (n: Json | undefined, what: string) =>
+  `${int(n as number)} ${what}${n === 1 ? '' : 's'}`;
+
 const money = (n: number) => (n >= 100 ? `$${int(n)}` : `$${n.toFixed(2)}`);
 
 const clean = (v: Json | undefined) => sanitizeLine(String(v ?? ''));
@@ -54,7 +59,11 @@ export function renderStats(j: Obj, o: RenderOptions): string {
   const paint = (code: string, s: string) => (o.color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const bold = (s: string) => paint('1', s);
   const dim = (s: string) => paint('2', s);
-  const fit = (s: string) => truncate(s, width);
+  // Colour codes take no columns: a line that fits is kept with them, a longer one loses them.
+  const fit = (s: string) => {
+    const plain = s.replace(ANSI, '');
+    return displayWidth(plain) <= width ? s : truncate(plain, width);
+  };
   const out: string[] = [];
   const t = j.totals as Obj;
   const tz = clean(j.time_zone);
@@ -62,7 +71,7 @@ export function renderStats(j: Obj, o: RenderOptions): string {
   out.push(fit(`${bold('lookback stats')}  ${range}  ${dim(`(${tz}, weeks start Monday)`)}`));
   out.push(
     fit(
-      `${int(t.conversations as number)} conversations · ${int(t.messages as number)} messages · ${int(t.tool_calls as number)} tool calls · ${hours(t.active_minutes as number)} active · ${int(t.days_active as number)} days`,
+      `${count(t.conversations, 'conversation')} · ${count(t.messages, 'message')} · ${count(t.tool_calls, 'tool call')} · ${hours(t.active_minutes as number)} active · ${count(t.days_active, 'day')}`,
     ),
   );
   const tok = t.tokens as Obj | null;
@@ -70,21 +79,25 @@ export function renderStats(j: Obj, o: RenderOptions): string {
   if (tok) {
     out.push(
       fit(
-        `${short(tok.total as number)} tokens: in ${short(tok.input as number)} · out ${short(tok.output as number)} · cache read ${short(tok.cache_read as number)} · cache write ${short(tok.cache_write as number)} · reasoning ${short(tok.reasoning as number)}`,
+        `tokens ${short(tok.total as number)}  in ${short(tok.input as number)}  out ${short(tok.output as number)}  cache read ${short(tok.cache_read as number)}  write ${short(tok.cache_write as number)}  reasoning ${short(tok.reasoning as number)}`,
       ),
     );
     if (cost.usd !== null)
       out.push(
         fit(
-          `${money(cost.usd as number)}${cost.estimated ? ' (estimated)' : ''}: recorded ${money(cost.recorded_usd as number)} · agents' estimates ${money(cost.estimated_usd as number)} · priced by lookback ${money(cost.priced_usd as number)}`,
+          `cost ${money(cost.usd as number)}${cost.estimated ? ' est.' : ''}  recorded ${money(cost.recorded_usd as number)}  agents' estimates ${money(cost.estimated_usd as number)}  priced ${money(cost.priced_usd as number)}`,
         ),
       );
   }
   const days = j.days as Obj[];
-  if (days.length > 0) out.push('', ...heatMap(days, t.last_day as string, width, o.color, dim));
+  if (days.length > 0)
+    out.push(
+      '',
+      ...heatMap(days, t.first_day as string, t.last_day as string, width, o.color, dim),
+    );
   const agents = j.agents as Obj[];
   if (agents.length > 0) {
-    out.push('', bold('Agents') + dim('  messages a day, last days shown'));
+    out.push('', fit(bold('Agents') + dim('  messages a day')));
     const nameW = Math.min(12, Math.max(...agents.map((a) => displayWidth(clean(a.agent)))));
     const stats = agents.map(
       (a) =>
@@ -116,8 +129,7 @@ export function renderStats(j: Obj, o: RenderOptions): string {
   if (models.length > 0) {
     out.push(
       '',
-      bold('Tokens by model') +
-        dim("  (cost: recorded, estimated by the agent, or priced from lookback's table)"),
+      fit(bold('Tokens by model') + dim("  cost recorded, the agent's estimate, or priced")),
     );
     const costs = models.map((m) =>
       m.cost_usd === null
@@ -146,7 +158,7 @@ export function renderStats(j: Obj, o: RenderOptions): string {
       out.push(
         fit(
           dim(
-            `no price for ${unpriced} model${unpriced === 1 ? '' : 's'} (* part of its tokens): not in the table, never counted as $0`,
+            `no price: ${unpriced} model${unpriced === 1 ? '' : 's'} (* part of the tokens) not in the table, not counted as $0`,
           ),
         ),
       );
@@ -195,7 +207,7 @@ export function renderStats(j: Obj, o: RenderOptions): string {
         ),
       ),
     );
-  return out.join('\n') + '\n';
+  return out.map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
 function row(name: string, g: Obj): string {
@@ -206,14 +218,20 @@ function row(name: string, g: Obj): string {
 /** Weeks as columns (the newest at the right), Monday to Sunday as rows, as many weeks as fit. */
 function heatMap(
   days: Obj[],
+  firstDay: string,
   lastDay: string,
   width: number,
   color: boolean,
   dim: (s: string) => string,
 ): string[] {
   const per = new Map(days.map((d) => [d.date as string, d.messages as number]));
-  const weeks = Math.max(4, Math.min(53, Math.floor((width - 4) / 2)));
   const lastWeek = new Date(`${weekOf(lastDay)}T00:00:00Z`).getTime();
+  // As many weeks as fit (a year at most), but no more than a quarter before the first day.
+  const span =
+    Math.round(
+      (lastWeek - new Date(`${weekOf(firstDay)}T00:00:00Z`).getTime()) / (7 * 86_400_000),
+    ) + 1;
+  const weeks = Math.max(4, Math.min(53, Math.floor((width - 4) / 2), Math.max(13, span)));
   const start = lastWeek - (weeks - 1) * 7 * 86_400_000;
   const shown: number[] = [];
   for (let w = 0; w < weeks; w++)

@@ -124,7 +124,7 @@ export function recordsOf(
       `SELECT path, key, at, model, side, input, output, cache_read AS cacheRead, cache_write AS cacheWrite,
          reasoning, cost FROM (
          SELECT r.*, row_number() OVER (PARTITION BY key
-           ORDER BY side, input + output + cache_read + cache_write + reasoning DESC, path) AS pick
+           ORDER BY r.side, r.input + r.output + r.cache_read + r.cache_write + r.reasoning DESC, r.path) AS pick
          FROM records r JOIN wanted w ON w.path = r.path)
        WHERE pick = 1 AND at >= ? AND at < ?`,
     )

@@ -85,7 +85,7 @@ describe('the handshake', () => {
     });
     expect(server.client.getInstructions()).toContain('session_search');
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['session_search']);
+    expect(tools.map((t) => t.name)).toEqual(['session_search', 'stats']);
     const tool = tools[0]!;
     expect(tool.annotations?.readOnlyHint).toBe(true);
     expect(tool.inputSchema.type).toBe('object');
