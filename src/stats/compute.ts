@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { type Agent } from '../agents/model.js';
 import { UsageError } from '../cli/usage.js';
 import { hostEnv, checkHostName } from '../hosts/paths.js';
-import { knownHosts } from '../hosts/sync.js';
+import { knownHosts, readState } from '../hosts/sync.js';
 import { openableProfile, readableProfiles } from '../postgres/profiles.js';
 import { agentScope, agentsFound } from '../recall/sources.js';
 import { findProfile } from '../store/profiles.js';
@@ -62,6 +62,8 @@ export function computeStats(q: StatsQuery, ctx: StatsContext = {}): Record<stri
     for (const h of names) {
       if (h === LOCAL_HOST) hosts.push({ host: h, env, home });
       else {
+        if (!readState(h, env))
+          throw new UsageError(`host ${h} has not been synced: run lookback sync --host ${h} first`);
         const e = hostEnv(h, env);
         hosts.push({ host: h, env: e, home: e.HOME! });
       }

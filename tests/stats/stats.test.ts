@@ -12,7 +12,8 @@ import { lookback } from '../helpers/cli.js';
 import { hashTree } from '../agents/samples.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { call, startServer, type Server } from '../mcp/client.js';
-import { statsHome } from './histories.js';
+import { hermesHome, statsHome } from './histories.js';
+import { writeFileSync } from 'node:fs';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -163,6 +164,43 @@ describe('lookback stats --json', () => {
     const files = (h: Record<string, string>) =>
       Object.fromEntries(Object.entries(h).filter(([k]) => !/-(wal|shm)$/.test(k)));
     expect(files(hashTree(home))).toEqual(files(before));
+  });
+});
+
+describe('lookback stats --host', () => {
+  it('puts a synced machine in its own columns; an unsynced one is one line', () => {
+    // A host as lookback sync leaves it: its state file and its mirror of the remote home.
+    const dir = join(env.XDG_CACHE_HOME!, 'lookback', 'hosts', 'box');
+    mkdirSync(join(dir, 'home'), { recursive: true });
+    hermesHome(join(dir, 'home'));
+    const state = {
+      host: 'box',
+      files: {},
+      hermes: {},
+      last_sync_at: null,
+      last_ok_at: null,
+      last_error: null,
+    };
+    writeFileSync(join(dir, 'state.json'), JSON.stringify(state));
+    const j = stats(['--host', 'all', '--agent', 'hermes']);
+    expect(j.hosts.map((h: Obj) => [h.host, h.conversations, h.messages])).toEqual([
+      ['box', 4, 12],
+      ['local', 4, 12],
+    ]);
+    expect(
+      byKey(
+        j.profiles.filter((p: Obj) => p.host === 'box'),
+        'profile',
+        'default',
+      ),
+    ).toMatchObject({ conversations: 3, messages: 10 });
+    const one = stats(['--host', 'box', '--agent', 'hermes']);
+    expect(one.totals.messages).toBe(12);
+    const r = lookback(['stats', '--host', 'elsewhere'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'lookback: host elsewhere has not been synced: run lookback sync --host elsewhere first',
+    );
   });
 });
 
