@@ -63,7 +63,9 @@ export function computeStats(q: StatsQuery, ctx: StatsContext = {}): Record<stri
       if (h === LOCAL_HOST) hosts.push({ host: h, env, home });
       else {
         if (!readState(h, env))
-          throw new UsageError(`host ${h} has not been synced: run lookback sync --host ${h} first`);
+          throw new UsageError(
+            `host ${h} has not been synced: run lookback sync --host ${h} first`,
+          );
         const e = hostEnv(h, env);
         hosts.push({ host: h, env: e, home: e.HOME! });
       }

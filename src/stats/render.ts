@@ -97,7 +97,6 @@ export function renderStats(j: Obj, o: RenderOptions): string {
     );
   const agents = j.agents as Obj[];
   if (agents.length > 0) {
-    out.push('', fit(bold('Agents') + dim('  messages a day')));
     const nameW = Math.min(12, Math.max(...agents.map((a) => displayWidth(clean(a.agent)))));
     const stats = agents.map(
       (a) =>
@@ -105,21 +104,36 @@ export function renderStats(j: Obj, o: RenderOptions): string {
     );
     const statW = Math.max(...stats.map((s) => s.length));
     const sparkW = Math.max(10, width - nameW - statW - 4);
-    const last = new Date(`${String(t.last_day)}T00:00:00Z`);
-    const dates: string[] = [];
-    for (let i = sparkW - 1; i >= 0; i--) {
-      const d = new Date(last.getTime() - i * 86_400_000);
-      dates.push(d.toISOString().slice(0, 10));
-    }
+    // The whole range in sparkW cells of `per` days each, the newest at the right.
+    const first = Date.parse(`${String(t.first_day)}T00:00:00Z`);
+    const last = Date.parse(`${String(t.last_day)}T00:00:00Z`);
+    const spanDays = Math.round((last - first) / 86_400_000) + 1;
+    const per = Math.max(1, Math.ceil(spanDays / sparkW));
+    const cells = Math.min(sparkW, Math.ceil(spanDays / per));
+    const cellOf = (date: string) =>
+      cells -
+      1 -
+      Math.floor(Math.round((last - Date.parse(`${date}T00:00:00Z`)) / 86_400_000) / per);
+    out.push(
+      '',
+      fit(
+        bold('Agents') +
+          dim(
+            `  messages ${per === 1 ? 'a day' : `per ${per} days`}, ${String(t.first_day)} to ${String(t.last_day)}`,
+          ),
+      ),
+    );
     agents.forEach((a, i) => {
-      const per = new Map((a.days as Obj[]).map((d) => [d.date as string, d.messages as number]));
-      const max = Math.max(1, ...dates.map((d) => per.get(d) ?? 0));
-      const line = dates
-        .map((d) => {
-          const v = per.get(d) ?? 0;
-          return v === 0 ? ' ' : SPARK[Math.min(7, Math.floor((v / max) * 7.999))]!;
-        })
-        .join('');
+      const sums = new Array<number>(cells).fill(0);
+      for (const d of a.days as Obj[]) {
+        const c = cellOf(d.date as string);
+        if (c >= 0 && c < cells) sums[c]! += d.messages as number;
+      }
+      const max = Math.max(1, ...sums);
+      const line = sums
+        .map((v) => (v === 0 ? ' ' : SPARK[Math.min(7, Math.floor((v / max) * 7.999))]!))
+        .join('')
+        .padEnd(sparkW);
       out.push(
         fit(`${padEnd(truncate(clean(a.agent), nameW), nameW)}  ${paint('36', line)}  ${stats[i]}`),
       );
