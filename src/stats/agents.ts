@@ -15,25 +15,28 @@ import { SLOT_SECONDS, type ActivityRow, type StatsFilters, type UsageRow } from
 import { claudeUsage } from './usage/claude.js';
 import { codexUsage } from './usage/codex.js';
 import { geminiUsage } from './usage/gemini.js';
+import { opencodeUsage } from './usage/opencode.js';
 import type { UsageRecord } from './usage/record.js';
 import { openUsage, recordsOf, refresh, type UsageFile } from './usageCache.js';
 
 /** The agents whose files record tokens, and the reader of each file. */
-const READERS: Partial<Record<Agent, (path: string) => ((text: string) => UsageRecord[]) | null>> =
-  {
-    claude: (p) => (p.endsWith('.jsonl') ? claudeUsage : null),
-    codex: (p) => (p.endsWith('.jsonl') ? codexUsage : null),
-    gemini: (p) =>
-      p.endsWith('.jsonl')
-        ? (t) => geminiUsage(t, false)
-        : p.endsWith('.json')
-          ? (t) => geminiUsage(t, true)
-          : null,
-  };
+type Reader = Pick<UsageFile, 'read' | 'load' | 'with'>;
+const text = (read: (t: string) => UsageRecord[]): Reader => ({ read });
+
+const READERS: Partial<Record<Agent, (path: string) => Reader | null>> = {
+  claude: (p) => (p.endsWith('.jsonl') ? text(claudeUsage) : null),
+  codex: (p) => (p.endsWith('.jsonl') ? text(codexUsage) : null),
+  gemini: (p) =>
+    p.endsWith('.jsonl')
+      ? text((t) => geminiUsage(t, false))
+      : p.endsWith('.json')
+        ? text((t) => geminiUsage(t, true))
+        : null,
+  opencode: (p) => (p.endsWith('.db') ? { load: opencodeUsage, with: [`${p}-wal`] } : null),
+};
 
 /** Why an agent shows no tokens, in one clause. */
 export const NO_TOKENS: Partial<Record<Agent, string>> = {
-  opencode: 'tokens not read yet by lookback stats (opencode records them per message)',
   praisonai: 'records no token counts',
   aider: 'records no token counts per call',
 };
@@ -103,37 +106,57 @@ export function agentRows(
            CASE WHEN c.parent_kind = 'subagent' AND c.parent_native_id IS NOT NULL
              THEN c.parent_native_id ELSE c.native_id END AS conv, c.cwd AS cwd
          FROM files f LEFT JOIN conversations c ON c.id = f.conv_id
-         WHERE f.agent IN (${list})${f.cwd !== undefined ? folder : ''}`,
+         WHERE f.agent IN (${list})`,
       )
-      .all(...agents, ...folderArgs) as FileConv[];
+      .all(...agents) as FileConv[];
+    // A database (opencode) holds many sessions: its records name theirs.
+    const sessionOf = db.prepare(
+      `SELECT native_id AS conv, cwd FROM conversations WHERE agent = ? AND native_id = ?`,
+    );
+    const inFolder = (c: string | null) =>
+      f.cwd === undefined || (c !== null && (c === f.cwd || c.startsWith(prefix)));
     const wanted: (UsageFile & FileConv)[] = [];
     for (const file of files) {
-      const read = READERS[file.agent]?.(file.path);
-      if (read) wanted.push({ ...file, read });
+      const reader = READERS[file.agent]?.(file.path);
+      if (reader) wanted.push({ ...file, ...reader });
     }
     const cache = openUsage(env);
     try {
       const filesRead = refresh(cache, wanted, f.after);
       const byPath = new Map(wanted.map((w) => [w.path, w]));
-      const usage: UsageRow[] = recordsOf(cache, [...byPath.keys()], f.after, f.before).map((r) => {
+      const usage: UsageRow[] = [];
+      for (const r of recordsOf(cache, [...byPath.keys()], f.after, f.before)) {
         const file = byPath.get(r.path)!;
-        return {
+        let conv = file.conv;
+        let cwd = file.cwd;
+        if (conv === null) {
+          const session = /^opencode:(.*):[^:]*$/.exec(r.key)?.[1];
+          const found = session
+            ? (sessionOf.get(file.agent, session) as
+                { conv: string; cwd: string | null } | undefined)
+            : undefined;
+          conv = found?.conv ?? session ?? basename(r.path);
+          cwd = found?.cwd ?? null;
+        }
+        if (!inFolder(cwd)) continue;
+        usage.push({
           agent: file.agent,
           profile: null,
           host,
           model: r.model,
           at: r.at,
-          conv: file.conv ?? basename(r.path),
-          cwd: file.cwd,
+          conv,
+          cwd,
           input: r.input,
           output: r.output,
           cacheRead: r.cacheRead,
           cacheWrite: r.cacheWrite,
           reasoning: r.reasoning,
           cost: r.cost,
-          costKind: r.cost === null ? null : 'recorded',
-        };
-      });
+          // The only agent recording a cost per call (opencode) computes it from its own price list.
+          costKind: r.cost === null ? null : 'estimated',
+        });
+      }
       return { activity, usage, filesRead };
     } finally {
       cache.close();

@@ -41,7 +41,26 @@ export function openUsage(env: NodeJS.ProcessEnv): Database.Database {
 
 export interface UsageFile {
   path: string;
-  read: (text: string) => UsageRecord[];
+  /** The records of the file's text; or `load` reads the file itself (a database). */
+  read?: (text: string) => UsageRecord[];
+  load?: (path: string) => UsageRecord[];
+  /** Other files whose change is a change of this one (a database's -wal). */
+  with?: string[];
+}
+
+function stamp(f: UsageFile): { size: number; mtime: number } | null {
+  let size = 0;
+  let mtime = 0;
+  for (const [i, p] of [f.path, ...(f.with ?? [])].entries()) {
+    try {
+      const st = statSync(p);
+      size += st.size;
+      mtime = Math.max(mtime, st.mtimeMs);
+    } catch {
+      if (i === 0) return null; // gone since the index listed it
+    }
+  }
+  return { size, mtime };
 }
 
 /**
@@ -59,21 +78,15 @@ export function refresh(db: Database.Database, files: UsageFile[], after?: numbe
   );
   let read = 0;
   for (const f of files) {
-    let size: number;
-    let mtime: number;
-    try {
-      const st = statSync(f.path);
-      size = st.size;
-      mtime = st.mtimeMs;
-    } catch {
-      continue; // gone since the index listed it
-    }
+    const st = stamp(f);
+    if (!st) continue;
+    const { size, mtime } = st;
     const k = known.get(f.path) as { size: number; mtime_ms: number } | undefined;
     if (k && k.size === size && k.mtime_ms === mtime) continue;
     if (!k && after !== undefined && mtime / 1000 < after) continue;
     let records: UsageRecord[];
     try {
-      records = f.read(readFileSync(f.path, 'utf8'));
+      records = f.load ? f.load(f.path) : f.read!(readFileSync(f.path, 'utf8'));
     } catch {
       continue;
     }

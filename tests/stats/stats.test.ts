@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookback } from '../helpers/cli.js';
-import { hashTree } from '../agents/samples.js';
+import { hashTree, opencodeDb, praisonaiFiles } from '../agents/samples.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { call, startServer, type Server } from '../mcp/client.js';
 import { hermesHome, statsHome } from './histories.js';
@@ -164,6 +164,44 @@ describe('lookback stats --json', () => {
     const files = (h: Record<string, string>) =>
       Object.fromEntries(Object.entries(h).filter(([k]) => !/-(wal|shm)$/.test(k)));
     expect(files(hashTree(home))).toEqual(files(before));
+  });
+});
+
+describe('opencode and PraisonAI', () => {
+  it('reads opencode tokens from its database; PraisonAI says it records none', () => {
+    const h = tempDir('lookback-stats-oc-');
+    opencodeDb(h);
+    praisonaiFiles(h);
+    const was = hashTree(h);
+    const e = { ...env, HOME: h, LOOKBACK_INDEX: join(tempDir(), 'agents.db') };
+    const r = lookback(['stats', '--json'], e);
+    expect(r.code).toBe(0);
+    const j = r.json() as Obj;
+    // The sample's one assistant message: tokens {input: 1200, output: 90}, model claude-opus-x.
+    expect(j.models).toEqual([
+      expect.objectContaining({
+        model: 'claude-opus-x',
+        agents: ['opencode'],
+        tokens: {
+          input: 1200,
+          output: 90,
+          cache_read: 0,
+          cache_write: 0,
+          reasoning: 0,
+          total: 1290,
+        },
+        cost_usd: null,
+        cost_kind: 'no price',
+      }),
+    ]);
+    expect(j.token_notes).toEqual([
+      { agent: 'praisonai', profile: null, host: 'local', note: 'records no token counts' },
+    ]);
+    expect(byKey(j.agents, 'agent', 'praisonai').tokens).toBeNull();
+    expect(hashTree(h)).toEqual(was);
+    const text = lookback(['stats'], e).stdout;
+    expect(text).toContain('praisonai: records no token counts');
+    expect(text).not.toMatch(/praisonai.*\b0 tok/);
   });
 });
 
