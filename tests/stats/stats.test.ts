@@ -13,6 +13,7 @@ import { hashTree, opencodeDb, praisonaiFiles } from '../agents/samples.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { call, startServer, type Server } from '../mcp/client.js';
 import { hermesHome, statsHome } from './histories.js';
+import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { writeFileSync } from 'node:fs';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -264,6 +265,33 @@ describe('lookback stats on a terminal', () => {
     expect(lines.find((l) => l.startsWith('gpt-5-codex'))).toMatch(/1\.8M\s+\$4\.20 priced$/);
     expect(r.stdout).toContain('hermes/work: no session in range records tokens');
     expect(r.stdout).toMatch(/^claude\s+\S.*\d msgs · 2 conv/m);
+  });
+});
+
+describe('text from a source', () => {
+  it('is sanitized before it is drawn: no escape sequence reaches the terminal', () => {
+    const db = buildStore(30, (d) => {
+      insertSession(d, {
+        id: 'sX',
+        started_at: 1_786_000_000,
+        model: 'evil\x1b]52;c;aGk=\x07model\x1b[2J',
+        cwd: '/tmp/\x1b[31mred\u202e',
+        input_tokens: 10,
+        output_tokens: 5,
+      });
+      insertMessage(d, {
+        session_id: 'sX',
+        role: 'assistant',
+        content: 'x',
+        timestamp: 1_786_000_000,
+      });
+    });
+    const r = lookback(['stats', '--db', db], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\x1b\x07\u202e]/);
+    expect(r.stdout).toMatch(/^evil.*model.*no price$/m);
+    const j = lookback(['stats', '--db', db, '--json'], env).json() as Obj;
+    expect(j.models[0].model).toBe('evil\x1b]52;c;aGk=\x07model\x1b[2J'); // JSON keeps the source's text
   });
 });
 
