@@ -337,6 +337,19 @@ describe('the MCP stats tool', () => {
     }
   });
 
+  it('on a server started on one store, answers for that store as lookback stats --db does', async () => {
+    const db = join(home, '.hermes', 'profiles', 'work', 'state.db');
+    const one = await startServer(['--db', db], env as Record<string, string>);
+    try {
+      const a = await call(one, { since: '2026-08-01' }, 'stats');
+      expect(a.isError).toBe(false);
+      expect(a.json).toEqual(stats(['--db', db, '--since', '2026-08-01']));
+      expect((a.json.totals as Obj).messages).toBe(2);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('answers a bad argument with one line', async () => {
     const a = await call(server, { agent: 'nope' }, 'stats');
     expect(a.isError).toBe(true);
