@@ -1,8 +1,9 @@
 /**
  * The price table lookback uses where a source records no cost: US dollars per
  * million tokens, from the vendors' public price pages (Anthropic, OpenAI,
- * Google, DeepSeek). The figures are list prices for the standard tier as
- * published in 2025 and checked against those pages for this table's date;
+ * Google, DeepSeek). The figures are the standard tier's list prices as those
+ * pages gave them in late 2025 (PRICES_DATE is when the table was written; it
+ * was not re-checked online since, so a price changed since then is not here);
  * cache write is the 5-minute write price. Reasoning tokens are billed as
  * output. A model not matched here is reported as "no price", never $0.
  * `LOOKBACK_PRICES` names a JSON file ({"model-prefix": {"input":…, "output":…,
