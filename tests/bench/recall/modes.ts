@@ -10,6 +10,8 @@ export interface Mode {
   /** What it is, one line, for the report. */
   about: string;
   search: (query: string) => Ranked[];
+  /** Work before the timed questions (embedding the queries), when the mode needs it. */
+  prepare?: (queries: readonly string[]) => Promise<void>;
 }
 
 function ranked(store: Store, query: string, relaxed: boolean): Ranked[] {
