@@ -40,7 +40,10 @@ async function serve(handler: Handler): Promise<{ base: string; calls: () => num
 
 /** A deterministic vector of `dims` numbers for a text. */
 const vec = (t: string, dims = 4): number[] =>
-  Array.from({ length: dims }, (_, j) => ((t.charCodeAt(t.length - 1 - (j % t.length)) * (j + 1)) % 17) + 1);
+  Array.from(
+    { length: dims },
+    (_, j) => ((t.charCodeAt(t.length - 1 - (j % t.length)) * (j + 1)) % 17) + 1,
+  );
 
 const json = (
   res: ServerResponse,
