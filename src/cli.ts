@@ -84,6 +84,8 @@ const FLAGS = {
   cwd: { type: 'string' },
   model: { type: 'string' },
   host: { type: 'string' },
+  mode: { type: 'string' },
+  embedder: { type: 'string' },
   // A boolean: `--http` alone serves on loopback; an address after it is mcp's argument.
   http: { type: 'boolean', default: false },
   help: { type: 'boolean', shortFlag: 'h', default: false },

@@ -14,4 +14,5 @@ export const lazy = {
   mcp: () => import('../mcp/server.js'),
   agents: () => import('./agents.js'),
   hosts: () => import('../hosts/cli.js'),
+  semantic: () => import('../semantic/answer.js'),
 };

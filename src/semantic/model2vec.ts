@@ -10,7 +10,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readMatrix, type Matrix } from './safetensors.js';
 import { parseTokenizer, type Tokenizer } from './tokenizer.js';
-import { EmbedError, normalise, type Embedder } from './types.js';
+import { EmbedError, normalise, type EmbedRole, type Embedder } from './types.js';
 
 /** Tokens of a text that count: a pasted log does not cost more than its head. */
 const MAX_TOKENS = 512;
@@ -65,7 +65,7 @@ export class Model2Vec implements Embedder {
     return new Model2Vec(id, tok, m, `model2vec:${fp}`);
   }
 
-  embed(texts: readonly string[]): Promise<Float32Array[]> {
+  embed(texts: readonly string[], _role?: EmbedRole): Promise<Float32Array[]> {
     const { cols, data } = this.m;
     return Promise.resolve(
       texts.map((t) => {

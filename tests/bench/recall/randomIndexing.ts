@@ -8,7 +8,7 @@
  * when the history itself uses them together. CJK text counts as character
  * bigrams. Trained on the store's own messages, nothing else.
  */
-import { normalise, type Embedder } from '../../../src/semantic/types.js';
+import { normalise, type EmbedRole, type Embedder } from '../../../src/semantic/types.js';
 
 const DIMS = 256;
 const NONZERO = 8;
@@ -104,7 +104,7 @@ export class RandomIndexing implements Embedder {
     return normalise(v, this.id);
   }
 
-  embed(texts: readonly string[]): Promise<Float32Array[]> {
+  embed(texts: readonly string[], _role?: EmbedRole): Promise<Float32Array[]> {
     return Promise.resolve(
       texts.map((t) => {
         const v = this.raw(words(t));
