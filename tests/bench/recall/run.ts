@@ -13,6 +13,7 @@ import { lexicalModes } from './modes.js';
 import { report } from './report.js';
 import { RandomIndexing } from './randomIndexing.js';
 import { semanticModes } from './semanticModes.js';
+import { model2vecThroughput } from './model2vecShape.js';
 import { discardFile as discardVectors } from '../../../src/demo/store.js';
 import { execFileSync } from 'node:child_process';
 
@@ -54,6 +55,9 @@ try {
   const modes = [...lexicalModes(store), ...(semantic?.modes ?? [])];
   for (const m of modes) await m.prepare?.(corpus.qrels.map((q) => q.query));
   for (const n of semantic?.notes ?? []) console.log(`embedding ${n}`);
+  // LOOKBACK_RECALL_M2V=1: time the model2vec path on a model of the real shape.
+  if (process.env.LOOKBACK_RECALL_M2V === '1')
+    console.log(`embedding ${await model2vecThroughput(store, vectorsDir)}`);
   console.log(`load: ${execFileSync('uptime').toString().trim()}`);
   console.log(report(corpus.qrels, modes));
   // LOOKBACK_RECALL_MISSES=mode: the questions that mode does not answer in its top 10.
