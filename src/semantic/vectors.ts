@@ -117,6 +117,23 @@ export interface VectorMatrix {
   data: Float32Array;
 }
 
+/** Row `o..o+dims` of `data` dotted with `q`, four lanes at a time (V8 keeps them in registers). */
+function dot(data: Float32Array, o: number, q: Float32Array, dims: number): number {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let e = 0;
+  let j = 0;
+  for (; j + 3 < dims; j += 4) {
+    a += data[o + j]! * q[j]!;
+    b += data[o + j + 1]! * q[j + 1]!;
+    c += data[o + j + 2]! * q[j + 2]!;
+    e += data[o + j + 3]! * q[j + 3]!;
+  }
+  for (; j < dims; j++) a += data[o + j]! * q[j]!;
+  return a + b + c + e;
+}
+
 /** The `k` rows most similar to `q` (unit vectors: the dot product is the cosine), best first. */
 export function nearest(
   m: VectorMatrix,
@@ -130,9 +147,7 @@ export function nearest(
   const top: { row: number; cos: number }[] = [];
   let floor = -Infinity;
   for (let r = 0; r < n; r++) {
-    let s = 0;
-    const o = r * dims;
-    for (let j = 0; j < dims; j++) s += data[o + j]! * q[j]!;
+    const s = dot(data, r * dims, q, dims);
     if (top.length < k) {
       top.push({ row: r, cos: s });
       if (top.length === k) {
