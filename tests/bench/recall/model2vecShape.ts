@@ -18,7 +18,9 @@ const DIMS = 256;
 export async function model2vecThroughput(store: Store, dir: string): Promise<string> {
   const counts = new Map<string, number>();
   for (const t of store
-    .stmt(`SELECT content FROM messages WHERE role IN ('user','assistant') AND content <> '' LIMIT 20000`)
+    .stmt(
+      `SELECT content FROM messages WHERE role IN ('user','assistant') AND content <> '' LIMIT 20000`,
+    )
     .pluck()
     .iterate() as Iterable<string>)
     for (const w of t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
