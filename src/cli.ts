@@ -17,6 +17,7 @@ const HELP = `
                       [--roles user,assistant,tool,system] [--all]
                       [--detail adaptive|full|compact] [--exclude ID,…]
                       [--all-profiles] [FILTERS] [--json]               full-text search
+                      [--mode lexical|semantic|hybrid --embedder SPEC]  by meaning (opt-in)
     $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
     $ lookback read SESSION_ID [--json]                                 a whole session
     $ lookback profiles [--json]                                        profiles with a store
@@ -40,6 +41,9 @@ const HELP = `
     --profile NAME   read the named Hermes profile's store (default: the
                      profile in $HERMES_HOME, else ~/.hermes/active_profile)
     --all-profiles   recent/search: every profile's store, merged
+    --mode MODE      search: lexical (default), semantic or hybrid, with
+                     --embedder model2vec:DIR, onnx:DIR, ollama:MODEL[@URL] or
+                     openai:MODEL@BASE_URL (or LOOKBACK_EMBEDDER); see README
     --agent NAME     recent/search/scroll/read over hermes (the default), claude,
                      codex, gemini, opencode, praisonai, qwen, kimi, copilot,
                      aider, crush, goose, or all; anchors of other
@@ -88,6 +92,8 @@ const FLAGS = {
   cwd: { type: 'string' },
   model: { type: 'string' },
   host: { type: 'string' },
+  mode: { type: 'string' },
+  embedder: { type: 'string' },
   // A boolean: `--http` alone serves on loopback; an address after it is mcp's argument.
   http: { type: 'boolean', default: false },
   help: { type: 'boolean', shortFlag: 'h', default: false },

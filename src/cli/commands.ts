@@ -1,4 +1,5 @@
 import { StoreError } from '../store/errors.js';
+import type { Store } from '../store/store.js';
 import { listProfiles } from '../store/locate.js';
 import { allProfiles, postgresOf } from '../store/profiles.js';
 import type { Json } from '../store/recall.js';
@@ -202,6 +203,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   }
   if (cmd === 'index' || cmd === 'sources') return indexCommands(cmd, rest, flags);
   const call = parseArgs(cmd, rest, flags);
+  const semantic = cmd === 'search' ? semanticFlags(call, flags) : null;
   const sel = await selection(flags);
   let set: ReturnType<typeof chooseSources> | undefined;
   const bar = progressBar();
@@ -220,7 +222,10 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     if (call.shape === 'scroll' && set.sources.every((s) => s.id.kind === 'hermes'))
       if (!/^\d+$/.test(call.target.around ?? ''))
         throw new UsageError(`MESSAGE_ID must be a whole number, not "${call.target.around}"`);
-    const payload = answer(call, set);
+    const payload =
+      call.shape === 'discover' && semantic
+        ? await semanticAnswer(call, set.sources, semantic)
+        : answer(call, set);
     for (const s of set.sources)
       for (const w of s.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
     // Refused filters and skipped sources: in the JSON, or one line each on stderr.
@@ -233,9 +238,10 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     return 0;
   } catch (err) {
     if (err instanceof UsageError) throw err;
+    // An embedder's failure (EmbedError, by name: the lazy module is another bundle) is one line too.
     const message =
-      err instanceof StoreError
-        ? err.message
+      err instanceof StoreError || (err as Error)?.name === 'EmbedError'
+        ? (err as Error).message
         : `unexpected error: ${(err as Error)?.message ?? err}`;
     if (hookFailure(message)) return 1;
     if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
@@ -280,12 +286,88 @@ function asLines(v: Json | undefined): string[] {
   );
 }
 
+/**
+ * `--mode semantic|hybrid` and its embedder, checked before any store opens;
+ * null for the lexical default. Filters the vector leg cannot apply yet are
+ * refused in one line, never ignored.
+ */
+function semanticFlags(
+  call: Call,
+  flags: Flags,
+): { mode: 'semantic' | 'hybrid'; embedder: string } | null {
+  const mode = flags.mode?.trim().toLowerCase();
+  if (mode === undefined || mode === 'lexical') {
+    if (flags.embedder !== undefined)
+      throw new UsageError('--embedder is for --mode semantic or hybrid');
+    return null;
+  }
+  if (mode !== 'semantic' && mode !== 'hybrid')
+    throw new UsageError(`--mode takes lexical, semantic or hybrid, not "${flags.mode}"`);
+  const embedder = flags.embedder ?? process.env.LOOKBACK_EMBEDDER;
+  if (!embedder?.trim())
+    throw new UsageError(
+      `--mode ${mode} needs --embedder (or LOOKBACK_EMBEDDER): model2vec:DIR, onnx:DIR, ollama:MODEL[@URL] or openai:MODEL@BASE_URL`,
+    );
+  if (call.shape === 'discover') {
+    const asked = [
+      ...Object.keys(call.filters ?? {}).map((k) => (k === 'excludeSessionIds' ? 'exclude' : k)),
+      ...(call.sort && call.sort !== 'relevance' ? ['sort'] : []),
+      ...(call.roles ? ['roles'] : []),
+      ...(call.detail ? ['detail'] : []),
+      ...(flags.allProfiles ? ['all-profiles'] : []),
+    ];
+    if (asked.length > 0)
+      throw new UsageError(
+        `--mode ${mode} does not take --${asked.join(', --')} yet (the vector leg cannot apply ${asked.length === 1 ? 'it' : 'them'}); refused`,
+      );
+  }
+  return { mode, embedder };
+}
+
+/** The semantic or hybrid answer over the one Hermes store the flags name. */
+async function semanticAnswer(
+  call: Extract<Call, { shape: 'discover' }>,
+  sources: ReturnType<typeof chooseSources>['sources'],
+  semantic: { mode: 'semantic' | 'hybrid'; embedder: string },
+): Promise<Record<string, Json>> {
+  const { semanticSearch } = await lazy.semantic();
+  // By kind, not instanceof: the lazy module is another bundle's copy of the classes.
+  const hermes = sources.filter((s) => s.id.kind === 'hermes') as unknown as { store: Store }[];
+  if (sources.length !== 1 || hermes.length !== 1)
+    throw new UsageError(
+      `--mode ${semantic.mode} searches one Hermes store: name it with --db, --profile, --demo or --agent hermes (the other agents' index has no vectors yet)`,
+    );
+  // Embedding progress on a terminal only, one line redrawn (stdout stays the answer).
+  let drawn = false;
+  try {
+    return await semanticSearch(hermes[0]!.store, call.query, {
+      mode: semantic.mode,
+      embedder: semantic.embedder,
+      limit: call.limit,
+      all: call.all,
+      onProgress: (p) => {
+        if (!process.stderr.isTTY) return;
+        drawn = true;
+        process.stderr.write(
+          `\r\u001b[2Kembedding ${p.done}/${p.total} messages (${p.embedded} new, ${Math.round(p.docsPerSecond)}/s) with ${sanitizeLine(p.model)}`,
+        );
+      },
+    });
+  } finally {
+    if (drawn) process.stderr.write('\r\u001b[2K');
+  }
+}
+
 /** Validates a subcommand's arguments before any store is opened; returns the call to make. */
 function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
   const limit = intFlag('limit', flags.limit, 0);
   const searchOnly = { exclude: flags.exclude, detail: flags.detail };
   if (cmd !== 'search')
-    for (const [name, v] of Object.entries(searchOnly))
+    for (const [name, v] of Object.entries({
+      ...searchOnly,
+      mode: flags.mode,
+      embedder: flags.embedder,
+    }))
       if (v !== undefined) throw new UsageError(`--${name} is for search only`);
   if (cmd !== 'search' && cmd !== 'recent')
     for (const name of ['after', 'before', 'source', 'cwd', 'model'] as const)

@@ -23,6 +23,9 @@ export interface Flags {
   sort?: string | undefined;
   roles?: string | undefined;
   window?: string | undefined;
+  /** search `--mode lexical|semantic|hybrid` and its `--embedder SPEC` (src/semantic). */
+  mode?: string | undefined;
+  embedder?: string | undefined;
   /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
   host?: string | undefined;
   /** `mcp --http [ADDR]`: serve Streamable HTTP instead of stdio. */

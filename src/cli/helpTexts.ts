@@ -49,6 +49,10 @@ ${STORE}
     --detail LEVEL   adaptive, full or compact snippets
     --exclude IDS    leave these sessions out
     --all-profiles   every Hermes profile's store, merged
+    --mode MODE      lexical (the default), semantic or hybrid (one Hermes
+                     store; embeds what is new first, progress on stderr)
+    --embedder SPEC  model2vec:DIR, onnx:DIR, ollama:MODEL[@URL] or
+                     openai:MODEL@BASE_URL (or LOOKBACK_EMBEDDER)
 ${AGENT}
 ${FILTERS}
 ${STORE}

@@ -15,4 +15,5 @@ export const lazy = {
   agents: () => import('./agents.js'),
   hosts: () => import('../hosts/cli.js'),
   stats: () => import('../stats/cli.js'),
+  semantic: () => import('../semantic/answer.js'),
 };

@@ -75,7 +75,7 @@ function exactWord(w: string): boolean {
   return /[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z]\d|\d[A-Za-z]/.test(w);
 }
 
-interface Parts {
+export interface Parts {
   required: string[];
   optional: string[];
   /** Something was dropped or loosened, so the relaxed query can find more than the exact one. */
@@ -93,7 +93,7 @@ function tokens(match: string): { text: string; phrase: boolean }[] {
   return out;
 }
 
-function ftsParts(match: string): Parts | null {
+export function ftsParts(match: string): Parts | null {
   const parts: Parts = { required: [], optional: [], changed: false };
   for (const t of tokens(match)) {
     // The user wrote boolean logic: it is theirs, not ours to loosen.

@@ -11,6 +11,8 @@ import { buildRecallCorpus } from '../bench/recall/corpus.js';
 import { lexicalModes } from '../bench/recall/modes.js';
 import { runModes } from '../bench/recall/report.js';
 import { tempDir } from '../helpers/fixtures.js';
+import { RandomIndexing } from '../bench/recall/randomIndexing.js';
+import { semanticModes } from '../bench/recall/semanticModes.js';
 
 describe('recall benchmark (small scale)', () => {
   it('relaxed beats exact on paraphrases with no regression where exact already answers', () => {
@@ -28,6 +30,33 @@ describe('recall benchmark (small scale)', () => {
       // A question nothing answers never gets an exact hit it should not have.
       expect(at(relaxed, 'none').exactHits).toBe(at(exact, 'none').exactHits);
     } finally {
+      store.close();
+    }
+  });
+
+  it('hybrid keeps every exact, identifier and error answer of relaxed, through the real embed pass', async () => {
+    const corpus = buildRecallCorpus(join(tempDir(), 'recall.db'), 120);
+    const store = Store.open(corpus.path);
+    const texts = store
+      .stmt(`SELECT content FROM messages WHERE role IN ('user','assistant') AND content <> ''`)
+      .pluck()
+      .all() as string[];
+    const sem = await semanticModes(store, tempDir(), [
+      { name: 'ri', make: () => new RandomIndexing(texts) },
+    ]);
+    try {
+      expect(sem.notes[0]).toMatch(/^ri: [\d,]+ texts embedded for [\d,]+ messages/);
+      for (const m of sem.modes) await m.prepare?.(corpus.qrels.map((q) => q.query));
+      const [, relaxed] = lexicalModes(store);
+      const [semantic, hybrid] = sem.modes;
+      const [r, s, h] = runModes(corpus.qrels, [relaxed!, semantic!, hybrid!]);
+      const at = (m: typeof r, st: string) => m!.strata.find((x) => x.stratum === st)!;
+      for (const st of ['exact', 'identifier', 'error'])
+        expect(at(h, st).recall, st).toBeGreaterThanOrEqual(at(r, st).recall);
+      // The vector leg answers something on its own (CJK: the corpus embedder's bigrams).
+      expect(at(s, 'cjk').recall).toBeGreaterThan(0.5);
+    } finally {
+      sem.close();
       store.close();
     }
   });

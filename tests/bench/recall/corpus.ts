@@ -17,7 +17,27 @@ export interface Qrel {
   session: string | null;
   /** The message id the question is about. */
   message: number | null;
+  /**
+   * Which half of the needles the question is about (alternate needles): ranking
+   * changes are chosen looking at `tune` only, and `held` says whether they generalise.
+   */
+  half: 'tune' | 'held';
 }
+
+/**
+ * Chat with no topic, to pad the needles (LOOKBACK_RECALL_PAD=n exchanges
+ * each): the needles are two messages long, the generator's conversations ~23,
+ * so a ranking that favours short conversations would look better here than
+ * on a real history. Padded needles say how much of a gain is that.
+ */
+const FILLER: [string, string][] = [
+  ['ok, trying that now', 'Sure, tell me what you see.'],
+  ['done, looks fine on my side', 'Good. Anything else on this?'],
+  ['one sec, rerunning it', 'Take your time.'],
+  ['hmm, let me check again', 'Of course.'],
+  ['thanks, that helped', 'Glad it did.'],
+];
+const PAD = Number(process.env.LOOKBACK_RECALL_PAD ?? 0);
 
 export interface RecallCorpus {
   path: string;
@@ -34,7 +54,8 @@ export function buildRecallCorpus(path: string, sessions: number, seed = 7): Rec
   const qrels: Qrel[] = [];
   try {
     db.transaction(() => {
-      for (const n of NEEDLES) {
+      for (const [k, n] of NEEDLES.entries()) {
+        const half = k % 2 === 0 ? 'tune' : 'held';
         // Spread over the generator's year, between its conversations.
         const started = DEFAULT_NOW - Math.floor(rng.float(2, 300) * 86400);
         const id = insertSession(db, {
@@ -57,12 +78,24 @@ export function buildRecallCorpus(path: string, sessions: number, seed = 7): Rec
             timestamp: started + 40,
           }),
         ];
-        db.prepare(`UPDATE sessions SET ended_at = ? WHERE id = ?`).run(started + 60, id);
+        for (let p = 0; p < PAD; p++)
+          for (const [r, content] of [
+            ['user', FILLER[p % FILLER.length]![0]],
+            ['assistant', FILLER[p % FILLER.length]![1]],
+          ] as const)
+            insertMessage(db, { session_id: id, role: r, content, timestamp: started + 50 + p });
+        db.prepare(`UPDATE sessions SET ended_at = ? WHERE id = ?`).run(started + 60 + PAD, id);
         for (const [query, stratum, m] of n.queries)
-          qrels.push({ query, stratum, session: id, message: ids[m] ?? null });
+          qrels.push({ query, stratum, session: id, message: ids[m] ?? null, half });
       }
-      for (const query of NO_ANSWER)
-        qrels.push({ query, stratum: 'none', session: null, message: null });
+      for (const [k, query] of NO_ANSWER.entries())
+        qrels.push({
+          query,
+          stratum: 'none',
+          session: null,
+          message: null,
+          half: k % 2 === 0 ? 'tune' : 'held',
+        });
     })();
     const messages = (db.prepare(`SELECT count(*) AS n FROM messages`).get() as { n: number }).n;
     return { path, qrels, sessions: report.sessions + NEEDLES.length, messages };
@@ -76,7 +109,8 @@ export function loadRecallCorpus(path: string): RecallCorpus {
   const db = new Database(path, { readonly: true });
   try {
     const qrels: Qrel[] = [];
-    for (const n of NEEDLES) {
+    for (const [k, n] of NEEDLES.entries()) {
+      const half = k % 2 === 0 ? 'tune' : 'held';
       const id = db
         .prepare(`SELECT id FROM sessions WHERE title = ?`)
         .pluck()
@@ -86,10 +120,16 @@ export function loadRecallCorpus(path: string): RecallCorpus {
         .pluck()
         .all(id) as number[];
       for (const [query, stratum, m] of n.queries)
-        qrels.push({ query, stratum, session: id, message: ids[m] ?? null });
+        qrels.push({ query, stratum, session: id, message: ids[m] ?? null, half });
     }
-    for (const query of NO_ANSWER)
-      qrels.push({ query, stratum: 'none', session: null, message: null });
+    for (const [k, query] of NO_ANSWER.entries())
+      qrels.push({
+        query,
+        stratum: 'none',
+        session: null,
+        message: null,
+        half: k % 2 === 0 ? 'tune' : 'held',
+      });
     const count = (sql: string): number => db.prepare(sql).pluck().get() as number;
     return {
       path,

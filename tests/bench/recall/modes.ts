@@ -3,12 +3,15 @@ import { discover } from '../../../src/store/search.js';
 import type { Store } from '../../../src/store/store.js';
 import type { Ranked } from './metrics.js';
 import { K } from './metrics.js';
+import { convSearch } from './convMode.js';
 
 export interface Mode {
   name: string;
   /** What it is, one line, for the report. */
   about: string;
   search: (query: string) => Ranked[];
+  /** Work before the timed questions (embedding the queries), when the mode needs it. */
+  prepare?: (queries: readonly string[]) => Promise<void>;
 }
 
 function ranked(store: Store, query: string, relaxed: boolean): Ranked[] {
@@ -32,5 +35,13 @@ export function lexicalModes(store: Store): Mode[] {
       about: 'exact hits, then relaxed BM25 (any word, stop words dropped, stems as prefixes)',
       search: (q) => ranked(store, q, true),
     },
+    // LOOKBACK_RECALL_EXPERIMENTS=1: conversations ranked as documents (convRank.ts), not shipped.
+    ...(process.env.LOOKBACK_RECALL_EXPERIMENTS === '1'
+      ? [0, 0.75, 1].map((b) => ({
+          name: `conv-b${b}`,
+          about: `experiment: conversations as documents, per-word BM25 summed, length norm b ${b}`,
+          search: (q: string) => convSearch(store, q, 400, b),
+        }))
+      : []),
   ];
 }

@@ -1,6 +1,6 @@
 /** Runs every mode over the questions and formats the figures as a Markdown table. */
 import type { Qrel } from './corpus.js';
-import { score, type StratumScore } from './metrics.js';
+import { score, type Ranked, type StratumScore } from './metrics.js';
 import type { Mode } from './modes.js';
 
 export interface ModeScores {
@@ -8,6 +8,8 @@ export interface ModeScores {
   strata: StratumScore[];
   /** Median milliseconds per question. */
   ms: number;
+  /** Each question's answer, in the order of the questions. */
+  answers: Ranked[][];
 }
 
 export function runModes(qrels: readonly Qrel[], modes: readonly Mode[]): ModeScores[] {
@@ -20,7 +22,12 @@ export function runModes(qrels: readonly Qrel[], modes: readonly Mode[]): ModeSc
       return a;
     });
     times.sort((a, b) => a - b);
-    return { mode, strata: score(qrels, answers), ms: times[Math.floor(times.length / 2)] ?? 0 };
+    return {
+      mode,
+      strata: score(qrels, answers),
+      ms: times[Math.floor(times.length / 2)] ?? 0,
+      answers,
+    };
   });
 }
 
@@ -47,6 +54,29 @@ export function table(results: readonly ModeScores[]): string {
   return lines.join('\n');
 }
 
+/** Paraphrase Recall@10 / MRR@10 on each half of the needles (corpus.ts `half`). */
+export function halves(qrels: readonly Qrel[], results: readonly ModeScores[]): string {
+  const lines = [
+    '| mode | paraphrase tune: R@10 / MRR@10 | paraphrase held-out: R@10 / MRR@10 |',
+    '|---|---|---|',
+  ];
+  for (const r of results) {
+    const cell = (half: 'tune' | 'held'): string => {
+      const idx = qrels.flatMap((q, i) =>
+        q.half === half && q.stratum === 'paraphrase' ? [i] : [],
+      );
+      const s = score(
+        idx.map((i) => qrels[i]!),
+        idx.map((i) => r.answers[i]!),
+      )[0];
+      return s ? `${f2(s.recall)} / ${f2(s.mrr)} (n ${s.queries})` : '–';
+    };
+    lines.push(`| ${r.mode.name} | ${cell('tune')} | ${cell('held')} |`);
+  }
+  return lines.join('\n');
+}
+
 export function report(qrels: readonly Qrel[], modes: readonly Mode[]): string {
-  return table(runModes(qrels, modes));
+  const results = runModes(qrels, modes);
+  return `${table(results)}\n\n${halves(qrels, results)}`;
 }

@@ -11,6 +11,11 @@ import { Store } from '../../../src/store/store.js';
 import { buildRecallCorpus, loadRecallCorpus } from './corpus.js';
 import { lexicalModes } from './modes.js';
 import { report } from './report.js';
+import { RandomIndexing } from './randomIndexing.js';
+import { semanticModes } from './semanticModes.js';
+import { model2vecThroughput } from './model2vecShape.js';
+import { discardFile as discardVectors } from '../../../src/demo/store.js';
+import { execFileSync } from 'node:child_process';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench'));
@@ -26,8 +31,34 @@ console.log(
   `corpus: ${corpus.sessions} sessions, ${corpus.messages.toLocaleString()} messages, ${corpus.qrels.length} questions (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
 );
 const store = Store.open(path);
+// LOOKBACK_RECALL_SEMANTIC=0 leaves out the semantic and hybrid modes (embedding takes a while).
+const vectorsDir = join(DIR, `recall-${SESSIONS}s-vectors`);
+if (process.env.LOOKBACK_RECALL_KEEP !== '1') discardVectors(join(vectorsDir, 'vectors.db'));
+const semantic =
+  process.env.LOOKBACK_RECALL_SEMANTIC === '0'
+    ? null
+    : await semanticModes(store, vectorsDir, [
+        {
+          name: 'ri',
+          make: () =>
+            new RandomIndexing(
+              store
+                .stmt(
+                  `SELECT content FROM messages WHERE role IN ('user','assistant') AND content <> ''`,
+                )
+                .pluck()
+                .iterate() as Iterable<string>,
+            ),
+        },
+      ]);
 try {
-  const modes = lexicalModes(store);
+  const modes = [...lexicalModes(store), ...(semantic?.modes ?? [])];
+  for (const m of modes) await m.prepare?.(corpus.qrels.map((q) => q.query));
+  for (const n of semantic?.notes ?? []) console.log(`embedding ${n}`);
+  // LOOKBACK_RECALL_M2V=1: time the model2vec path on a model of the real shape.
+  if (process.env.LOOKBACK_RECALL_M2V === '1')
+    console.log(`embedding ${await model2vecThroughput(store, vectorsDir)}`);
+  console.log(`load: ${execFileSync('uptime').toString().trim()}`);
   console.log(report(corpus.qrels, modes));
   // LOOKBACK_RECALL_MISSES=mode: the questions that mode does not answer in its top 10.
   const misses = modes.find((m) => m.name === process.env.LOOKBACK_RECALL_MISSES);
@@ -39,5 +70,6 @@ try {
         console.log(`${q.stratum}\t${at < 0 ? 'miss' : `#${at + 1}`}\t${q.query}`);
     }
 } finally {
+  semantic?.close();
   store.close();
 }

@@ -1,0 +1,205 @@
+/**
+ * `lookback search --mode semantic|hybrid` over one Hermes store: the JSON
+ * answer with each hit's reasons (`score_parts`: lexical rank, semantic rank,
+ * cosine, fused score) and what mode was really served. Semantic asks for a
+ * model and fails in one line without it; hybrid falls back to lexical and
+ * says so (`mode_realized`, `fallback_reason`), never silently.
+ */
+import { join } from 'node:path';
+import { lookbackCacheDir } from '../paths.js';
+import { sessionMeta } from '../store/lineage.js';
+import type { Json } from '../store/recall.js';
+import { discover } from '../store/search.js';
+import type { Store } from '../store/store.js';
+import { isoTime } from '../store/time.js';
+import { sanitize } from '../text/sanitize.js';
+import { hybrid } from './fuse.js';
+import { embedStore, semanticConversations, storeMatrix, type EmbedProgress } from './hermes.js';
+import { openEmbedder } from './spec.js';
+import { EmbedError } from './types.js';
+import { VectorDb } from './vectors.js';
+
+export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
+
+export interface SemanticOptions {
+  mode: Exclude<SearchMode, 'lexical'>;
+  embedder: string;
+  limit: number;
+  all?: boolean;
+  /** vectors.db; default in lookback's cache folder. */
+  vectorsPath?: string;
+  onProgress?: (p: EmbedProgress) => void;
+}
+
+/** Conversations each leg hands to the fusion (agentsview: max(4×limit, 200) messages for the vector leg). */
+const POOL = 50;
+/** Characters of the anchored message shown as a semantic hit's snippet. */
+const SNIPPET_CHARS = 200;
+
+/** claude-history's quality words for a cosine. */
+export function quality(cos: number): string {
+  return cos >= 0.85 ? 'strong' : cos >= 0.65 ? 'good' : cos >= 0.35 ? 'fair' : 'weak';
+}
+
+export function vectorsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LOOKBACK_VECTORS_DB ?? join(lookbackCacheDir(env), 'vectors.db');
+}
+
+export async function semanticSearch(
+  store: Store,
+  query: string,
+  opts: SemanticOptions,
+): Promise<Record<string, Json>> {
+  const q = query.trim();
+  const lexical = (n: number) => discover(store, q, { limit: n, views: false, relaxed: true });
+  let hits: ReturnType<typeof semanticConversations>;
+  let model = opts.embedder;
+  let coverage = { units: 0, embedded: 0 };
+  const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
+  try {
+    const embedder = await openEmbedder(opts.embedder);
+    model = embedder.id;
+    await embedStore(store, vdb, embedder, opts.onProgress);
+    const [qv] = await embedder.embed([q], 'query');
+    const m = storeMatrix(store, vdb, embedder.fingerprint);
+    coverage = { units: m.ids.length, embedded: m.ids.length };
+    hits = semanticConversations(
+      store,
+      m,
+      qv!,
+      opts.mode === 'semantic' ? opts.limit : POOL,
+      opts.all,
+    );
+  } catch (err) {
+    if (!(err instanceof EmbedError) || opts.mode === 'semantic') throw err;
+    // Hybrid without its model: the lexical answer, and the reason, in the answer itself.
+    return {
+      ...shape(store, q, 'lexical', model, coverage, lexicalOnly(lexical(opts.limit))),
+      mode_requested: 'hybrid',
+      fallback_reason: err.message,
+    };
+  } finally {
+    vdb.close();
+  }
+  const lex = opts.mode === 'hybrid' ? lexical(POOL).results : [];
+  type Item = {
+    session_id: string;
+    id: number;
+    snippet: string | null;
+    cos: number | null;
+    relaxed: boolean;
+  };
+  const fused = hybrid<Item>(
+    lex.map((r) => ({
+      key: r.parent_session_id ?? r.session_id,
+      item: {
+        session_id: r.session_id,
+        id: r.match_message_id,
+        snippet: r.snippet,
+        cos: null as number | null,
+        relaxed: r.match === 'relaxed',
+      },
+      exact: r.match !== 'relaxed',
+    })),
+    hits.map((h) => ({
+      key: h.root,
+      item: {
+        session_id: h.session_id,
+        id: h.id,
+        snippet: null as string | null,
+        cos: h.cos,
+        relaxed: true,
+      },
+    })),
+    opts.limit,
+  );
+  const rows: Row[] = fused.map((f) => {
+    const from = f.lexical ?? f.semantic!;
+    return {
+      session_id: from.session_id,
+      id: from.id,
+      snippet: f.lexical?.snippet ?? null,
+      match:
+        f.lexical && !f.lexical.relaxed
+          ? null
+          : f.lexical && f.semantic
+            ? 'lex+sem'
+            : f.lexical
+              ? 'relaxed'
+              : 'semantic',
+      parts: {
+        lexical_rank: f.lexical_rank,
+        semantic_rank: f.semantic_rank,
+        cosine:
+          f.semantic?.cos !== undefined && f.semantic?.cos !== null ? round(f.semantic.cos) : null,
+        ...(f.semantic?.cos != null ? { quality: quality(f.semantic.cos) } : {}),
+        fused: round(f.fused),
+      },
+    };
+  });
+  return { ...shape(store, q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
+}
+
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+interface Row {
+  session_id: string;
+  id: number;
+  snippet: string | null;
+  /** null: an exact hit (every word); else how it matched. */
+  match: 'relaxed' | 'semantic' | 'lex+sem' | null;
+  parts: Record<string, Json> | null;
+}
+
+function lexicalOnly(a: ReturnType<typeof discover>): Row[] {
+  return a.results.map((r, i) => ({
+    session_id: r.session_id,
+    id: r.match_message_id,
+    snippet: r.snippet,
+    match: r.match === 'relaxed' ? 'relaxed' : null,
+    parts: { lexical_rank: i + 1, semantic_rank: null, cosine: null },
+  }));
+}
+
+function shape(
+  store: Store,
+  q: string,
+  realized: SearchMode,
+  model: string,
+  coverage: { units: number; embedded: number },
+  rows: readonly Row[],
+): Record<string, Json> {
+  const results = store.read(() =>
+    rows.map((r) => {
+      const meta = sessionMeta(store, r.session_id);
+      const msg = store.stmt(`SELECT role, content FROM messages WHERE id = ?`).get(r.id) as
+        { role: string; content: string | null } | undefined;
+      const entry: Record<string, Json> = {
+        session_id: r.session_id,
+        when: isoTime(meta?.started_at ?? null),
+        source: meta?.source ?? 'unknown',
+        model: meta?.model ?? 'unknown',
+        title: meta?.title ?? null,
+        matched_role: msg?.role ?? 'unknown',
+        match_message_id: r.id,
+        // A semantic hit has no matched words: the head of the message it anchors to.
+        snippet: sanitize(
+          r.snippet ?? (msg?.content ?? '').replace(/\s+/g, ' ').slice(0, SNIPPET_CHARS),
+        ),
+      };
+      if (r.match) entry.match = r.match;
+      if (r.parts) entry.score_parts = r.parts;
+      return entry;
+    }),
+  );
+  return {
+    success: true,
+    mode: 'discover',
+    query: q,
+    mode_realized: realized,
+    ...(realized !== 'lexical' ? { embedder: model, vectors: coverage.embedded } : {}),
+    results,
+    count: results.length,
+    ...(results.length === 0 ? { message: 'No matching sessions found.' } : {}),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Reciprocal-rank fusion (cass and agentsview, k = 60): a conversation's
+ * fused score is the sum over the legs that found it of 1 / (k + rank). Ranks
+ * need no common scale, so BM25 and cosine never have to be compared.
+ */
+export const RRF_K = 60;
+
+export interface Fused<T> {
+  key: string;
+  fused: number;
+  /** 1-based rank in each leg, null when that leg did not find it. */
+  lexical_rank: number | null;
+  semantic_rank: number | null;
+  lexical: T | null;
+  semantic: T | null;
+}
+
+export function rrf<T>(
+  lexical: readonly { key: string; item: T }[],
+  semantic: readonly { key: string; item: T }[],
+  k = RRF_K,
+): Fused<T>[] {
+  const by = new Map<string, Fused<T>>();
+  const get = (key: string): Fused<T> => {
+    let f = by.get(key);
+    if (!f)
+      by.set(
+        key,
+        (f = {
+          key,
+          fused: 0,
+          lexical_rank: null,
+          semantic_rank: null,
+          lexical: null,
+          semantic: null,
+        }),
+      );
+    return f;
+  };
+  lexical.forEach(({ key, item }, i) => {
+    const f = get(key);
+    if (f.lexical_rank !== null) return;
+    f.lexical_rank = i + 1;
+    f.lexical = item;
+    f.fused += 1 / (k + i + 1);
+  });
+  semantic.forEach(({ key, item }, i) => {
+    const f = get(key);
+    if (f.semantic_rank !== null) return;
+    f.semantic_rank = i + 1;
+    f.semantic = item;
+    f.fused += 1 / (k + i + 1);
+  });
+  // Ties (one leg each at the same rank): the lexical one first, since exact words rarely lie.
+  return [...by.values()].sort(
+    (a, b) =>
+      b.fused - a.fused ||
+      (a.lexical_rank ?? Infinity) - (b.lexical_rank ?? Infinity) ||
+      (a.semantic_rank ?? Infinity) - (b.semantic_rank ?? Infinity),
+  );
+}
+
+/**
+ * Hybrid: the conversations with every word (exact hits) first, in the
+ * lexical order, as the relaxed leg keeps them apart; the rest of the page is
+ * the RRF of the relaxed hits and the semantic leg. So an identifier, a path
+ * or a quoted phrase that is found keeps its place, and only the "closest"
+ * part of the page is fused.
+ */
+export function hybrid<T>(
+  lexical: readonly { key: string; item: T; exact: boolean }[],
+  semantic: readonly { key: string; item: T }[],
+  limit: number,
+  k = RRF_K,
+): Fused<T>[] {
+  const fused = rrf(lexical, semantic, k);
+  const exact = new Set(lexical.filter((l) => l.exact).map((l) => l.key));
+  const head = fused
+    .filter((f) => exact.has(f.key))
+    .sort((a, b) => a.lexical_rank! - b.lexical_rank!);
+  return [...head, ...fused.filter((f) => !exact.has(f.key))].slice(0, limit);
+}

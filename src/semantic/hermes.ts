@@ -1,0 +1,180 @@
+/**
+ * Semantic search over a Hermes store: the embed pass (incremental, resumable,
+ * with progress) and the semantic leg (nearest messages, best per
+ * conversation). One unit per user or assistant message, as cass does; tool
+ * output is not embedded.
+ */
+import { resolve } from 'node:path';
+import { rootResolver } from '../store/lineage.js';
+import { HIDDEN_SOURCES_SQL } from '../store/sqlParts.js';
+import type { Store } from '../store/store.js';
+import type { Embedder } from './types.js';
+import { canonical, nearest, textHash, type VectorDb, type VectorMatrix } from './vectors.js';
+
+/** Messages read per page: each page is one short read, nothing held between them. */
+const PAGE = 512;
+/** Texts per embedder call. */
+const BATCH = 64;
+
+export interface EmbedProgress {
+  done: number;
+  total: number;
+  /** Texts embedded (the rest were already there under another message id). */
+  embedded: number;
+  docsPerSecond: number;
+  model: string;
+}
+
+/** The key vectors.db files a store under: its absolute path. */
+export function storeKey(store: Store): string {
+  return `hermes:${resolve(store.path)}`;
+}
+
+/** Embeds the store's messages that have no vector yet; returns the last progress. */
+export async function embedStore(
+  store: Store,
+  vdb: VectorDb,
+  embedder: Embedder,
+  onProgress: (p: EmbedProgress) => void = () => {},
+): Promise<EmbedProgress> {
+  const key = storeKey(store);
+  const fp = embedder.fingerprint;
+  let after = vdb.lastUnit(key);
+  const roleSql = `role IN ('user', 'assistant') AND content IS NOT NULL AND content <> ''`;
+  const total = store
+    .stmt(`SELECT count(*) FROM messages WHERE ${roleSql}`)
+    .pluck()
+    .get() as number;
+  let done = store
+    .stmt(`SELECT count(*) FROM messages WHERE ${roleSql} AND id <= ?`)
+    .pluck()
+    .get(after) as number;
+  // Units linked before whose vectors were never made (another embedder, an interrupted pass).
+  const missing = vdb.db
+    .prepare(
+      `SELECT DISTINCT u.hash FROM units u LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash
+       WHERE u.store = ? AND v.hash IS NULL`,
+    )
+    .pluck()
+    .all(fp, key) as Buffer[];
+  const t0 = performance.now();
+  let embedded = 0;
+  const progress = (): EmbedProgress => ({
+    done,
+    total,
+    embedded,
+    docsPerSecond: embedded / Math.max(1e-3, (performance.now() - t0) / 1000),
+    model: embedder.id,
+  });
+  if (missing.length > 0) {
+    // Their texts are gone from units (only hashes are kept): re-read them from the store.
+    const ids = vdb.db
+      .prepare(
+        `SELECT message_id FROM units u LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash WHERE u.store = ? AND v.hash IS NULL`,
+      )
+      .pluck()
+      .all(fp, key) as number[];
+    for (let i = 0; i < ids.length; i += PAGE) {
+      const rows = store
+        .stmt(`SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids.slice(i, i + PAGE))) as { id: number; content: string }[];
+      await embedTexts(rows.map((r) => canonical(r.content)));
+    }
+  }
+  async function embedTexts(texts: string[]): Promise<void> {
+    const todo = new Map<string, Buffer>();
+    for (const t of texts) {
+      const h = textHash(t);
+      if (!todo.has(t) && !vdb.hasVector(fp, h)) todo.set(t, h);
+    }
+    const list = [...todo];
+    for (let i = 0; i < list.length; i += BATCH) {
+      const part = list.slice(i, i + BATCH);
+      const vecs = await embedder.embed(
+        part.map(([t]) => t),
+        'doc',
+      );
+      vdb.addVectors(
+        fp,
+        part.map(([, hash], j) => ({ hash, vec: vecs[j]! })),
+      );
+      embedded += part.length;
+    }
+  }
+  for (;;) {
+    const rows = store
+      .stmt(
+        `SELECT id, session_id, content FROM messages WHERE ${roleSql} AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .all(after, PAGE) as { id: number; session_id: string; content: string }[];
+    if (rows.length === 0) break;
+    const texts = rows.map((r) => canonical(r.content));
+    await embedTexts(texts);
+    // Units after their vectors: an interrupted pass resumes from the last linked message.
+    vdb.addUnits(
+      key,
+      rows.map((r, i) => ({ id: r.id, session_id: r.session_id, hash: textHash(texts[i]!) })),
+    );
+    after = rows.at(-1)!.id;
+    done += rows.length;
+    onProgress(progress());
+  }
+  return progress();
+}
+
+const matrices = new Map<string, { units: number; m: VectorMatrix }>();
+
+/** The store's vectors as one matrix, read once per process while the unit count stands. */
+export function storeMatrix(store: Store, vdb: VectorDb, fingerprint: string): VectorMatrix {
+  const key = storeKey(store);
+  const { embedded } = vdb.coverage(key, fingerprint);
+  const k = `${key}\n${fingerprint}`;
+  const hit = matrices.get(k);
+  if (hit && hit.units === embedded) return hit.m;
+  const m = vdb.matrix(key, fingerprint);
+  matrices.set(k, { units: embedded, m });
+  return m;
+}
+
+export interface SemanticHit {
+  root: string;
+  session_id: string;
+  id: number;
+  cos: number;
+}
+
+/** Messages the vector leg looks at before keeping the best per conversation (agentsview: max(4×limit, 200)). */
+export const SEMANTIC_POOL = 200;
+
+/** The conversations nearest to `q`, best message first, hidden sources out unless `all`. */
+export function semanticConversations(
+  store: Store,
+  m: VectorMatrix,
+  q: Float32Array,
+  limit: number,
+  all = false,
+): SemanticHit[] {
+  const pool = nearest(m, q, Math.max(4 * limit, SEMANTIC_POOL));
+  const rootOf = rootResolver(store);
+  const ids = pool.map((p) => m.ids[p.row]!);
+  // Messages still there (a store may drop rows) and in a visible session.
+  const live = new Set(
+    store
+      .stmt(
+        `SELECT m.id FROM messages m JOIN sessions s ON s.id = m.session_id
+         WHERE m.id IN (SELECT value FROM json_each(?)) ${all ? '' : `AND s.source NOT IN ${HIDDEN_SOURCES_SQL}`}`,
+      )
+      .pluck()
+      .all(JSON.stringify(ids)) as number[],
+  );
+  const out = new Map<string, SemanticHit>();
+  for (const p of pool) {
+    const id = m.ids[p.row]!;
+    if (!live.has(id)) continue;
+    const sid = m.sessions[p.row]!;
+    const root = rootOf(sid);
+    if (!out.has(root)) out.set(root, { root, session_id: sid, id, cos: p.cos });
+    if (out.size >= limit) break;
+  }
+  return [...out.values()];
+}

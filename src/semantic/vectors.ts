@@ -1,0 +1,166 @@
+/**
+ * lookback's own vector data, `vectors.db` in the cache folder (never in an
+ * agent's store, and apart from agents.db, which is rebuilt when its layout
+ * changes). A vector is keyed by the embedder's fingerprint and the sha256 of
+ * the text it embeds, so a rebuilt index or a re-read store re-links its
+ * messages to vectors already made instead of embedding them again. Units map
+ * a store's message ids to those hashes.
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Characters of a message that are embedded (cass cuts at 2,000): the head says what it is about. */
+export const EMBED_CHARS = 2000;
+
+/** The text a message is embedded as: NFC, whitespace folded, its head only. */
+export function canonical(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim().slice(0, EMBED_CHARS);
+}
+
+export function textHash(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+export class VectorDb {
+  readonly db: Database.Database;
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS vectors (
+        fingerprint TEXT NOT NULL, hash BLOB NOT NULL, dims INTEGER NOT NULL, vec BLOB NOT NULL,
+        PRIMARY KEY (fingerprint, hash)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS units (
+        store TEXT NOT NULL, message_id INTEGER NOT NULL, session_id TEXT NOT NULL, hash BLOB NOT NULL,
+        PRIMARY KEY (store, message_id)) WITHOUT ROWID;`);
+  }
+  close(): void {
+    this.db.close();
+  }
+  /** The highest message id of `store` already linked: the embed pass goes on from there. */
+  lastUnit(store: string): number {
+    return (
+      (this.db.prepare(`SELECT max(message_id) FROM units WHERE store = ?`).pluck().get(store) as
+        number | null) ?? 0
+    );
+  }
+  hasVector(fingerprint: string, hash: Buffer): boolean {
+    return (
+      this.db
+        .prepare(`SELECT 1 FROM vectors WHERE fingerprint = ? AND hash = ?`)
+        .get(fingerprint, hash) !== undefined
+    );
+  }
+  addUnits(store: string, rows: readonly { id: number; session_id: string; hash: Buffer }[]): void {
+    const ins = this.db.prepare(
+      `INSERT OR REPLACE INTO units (store, message_id, session_id, hash) VALUES (?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows) ins.run(store, r.id, r.session_id, r.hash);
+    })();
+  }
+  addVectors(fingerprint: string, rows: readonly { hash: Buffer; vec: Float32Array }[]): void {
+    const ins = this.db.prepare(
+      `INSERT OR REPLACE INTO vectors (fingerprint, hash, dims, vec) VALUES (?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows)
+        ins.run(
+          fingerprint,
+          r.hash,
+          r.vec.length,
+          Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength),
+        );
+    })();
+  }
+  /** Units of `store` and how many of them have a vector of `fingerprint`. */
+  coverage(store: string, fingerprint: string): { units: number; embedded: number } {
+    const r = this.db
+      .prepare(
+        `SELECT count(*) AS units, count(v.hash) AS embedded FROM units u
+         LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash WHERE u.store = ?`,
+      )
+      .get(fingerprint, store) as { units: number; embedded: number };
+    return r;
+  }
+  /** Every embedded unit of `store`: ids, sessions and one matrix, row i for ids[i]. */
+  matrix(store: string, fingerprint: string): VectorMatrix {
+    const rows = this.db
+      .prepare(
+        `SELECT u.message_id AS id, u.session_id AS sid, v.dims AS dims, v.vec AS vec FROM units u
+         JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash WHERE u.store = ? ORDER BY u.message_id`,
+      )
+      .all(fingerprint, store) as { id: number; sid: string; dims: number; vec: Buffer }[];
+    const dims = rows[0]?.dims ?? 0;
+    const data = new Float32Array(rows.length * dims);
+    const ids = new Float64Array(rows.length);
+    const sessions: string[] = [];
+    rows.forEach((r, i) => {
+      data.set(
+        new Float32Array(r.vec.buffer.slice(r.vec.byteOffset, r.vec.byteOffset + r.vec.byteLength)),
+        i * dims,
+      );
+      ids[i] = r.id;
+      sessions.push(r.sid);
+    });
+    return { dims, ids, sessions, data };
+  }
+}
+
+export interface VectorMatrix {
+  dims: number;
+  ids: Float64Array;
+  sessions: string[];
+  data: Float32Array;
+}
+
+/** Row `o..o+dims` of `data` dotted with `q`, four lanes at a time (V8 keeps them in registers). */
+function dot(data: Float32Array, o: number, q: Float32Array, dims: number): number {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let e = 0;
+  let j = 0;
+  for (; j + 3 < dims; j += 4) {
+    a += data[o + j]! * q[j]!;
+    b += data[o + j + 1]! * q[j + 1]!;
+    c += data[o + j + 2]! * q[j + 2]!;
+    e += data[o + j + 3]! * q[j + 3]!;
+  }
+  for (; j < dims; j++) a += data[o + j]! * q[j]!;
+  return a + b + c + e;
+}
+
+/** The `k` rows most similar to `q` (unit vectors: the dot product is the cosine), best first. */
+export function nearest(
+  m: VectorMatrix,
+  q: Float32Array,
+  k: number,
+): { row: number; cos: number }[] {
+  const { dims, data } = m;
+  const n = m.ids.length;
+  if (q.length !== dims) return [];
+  // A bounded min-heap would be faster at large k; k is small next to n.
+  const top: { row: number; cos: number }[] = [];
+  let floor = -Infinity;
+  for (let r = 0; r < n; r++) {
+    const s = dot(data, r * dims, q, dims);
+    if (top.length < k) {
+      top.push({ row: r, cos: s });
+      if (top.length === k) {
+        top.sort((a, b) => b.cos - a.cos);
+        floor = top[k - 1]!.cos;
+      }
+    } else if (s > floor) {
+      let i = k - 1;
+      while (i > 0 && top[i - 1]!.cos < s) i--;
+      top.splice(i, 0, { row: r, cos: s });
+      top.pop();
+      floor = top[k - 1]!.cos;
+    }
+  }
+  return top.sort((a, b) => b.cos - a.cos);
+}

@@ -1,0 +1,83 @@
+/**
+ * The semantic and hybrid modes of the recall benchmark, over the real embed
+ * pass and vector store (src/semantic): every embedder runnable on this
+ * machine. Embedding runs once before the questions (docs/s reported).
+ */
+import { join } from 'node:path';
+import { hybrid } from '../../../src/semantic/fuse.js';
+import { embedStore, semanticConversations, storeMatrix } from '../../../src/semantic/hermes.js';
+import type { Embedder } from '../../../src/semantic/types.js';
+import { VectorDb } from '../../../src/semantic/vectors.js';
+import { discover } from '../../../src/store/search.js';
+import type { Store } from '../../../src/store/store.js';
+import { K, type Ranked } from './metrics.js';
+import type { Mode } from './modes.js';
+
+/** Conversations each leg hands to the fusion. */
+const POOL = 50;
+
+export interface SemanticSetup {
+  modes: Mode[];
+  /** One line per embedder: texts, seconds, docs/s. */
+  notes: string[];
+  close: () => void;
+}
+
+export async function semanticModes(
+  store: Store,
+  dir: string,
+  embedders: readonly { name: string; make: () => Embedder }[],
+): Promise<SemanticSetup> {
+  const vdb = new VectorDb(join(dir, 'vectors.db'));
+  const notes: string[] = [];
+  const modes: Mode[] = [];
+  // Queries are embedded before the timed runs (the modes are synchronous).
+  for (const e of embedders) {
+    const t0 = performance.now();
+    const embedder = e.make();
+    const trained = (performance.now() - t0) / 1000;
+    const p = await embedStore(store, vdb, embedder);
+    notes.push(
+      `${e.name}: ${p.embedded.toLocaleString()} texts embedded for ${p.total.toLocaleString()} messages in ${((performance.now() - t0) / 1000 - trained).toFixed(1)} s (${Math.round(p.docsPerSecond).toLocaleString()} docs/s; built in ${trained.toFixed(1)} s)`,
+    );
+    const m = storeMatrix(store, vdb, embedder.fingerprint);
+    const cache = new Map<string, Float32Array>();
+    const qvec = (q: string): Float32Array => cache.get(q)!;
+    const semantic = (q: string, n: number): Ranked[] =>
+      semanticConversations(store, m, qvec(q), n).map((h) => ({
+        root: h.root,
+        message: h.id,
+        relaxed: true,
+      }));
+    const lexical = (q: string, n: number): Ranked[] =>
+      discover(store, q, { limit: n, views: false, relaxed: true }).results.map((r) => ({
+        root: r.parent_session_id ?? r.session_id,
+        message: r.match_message_id,
+        relaxed: r.match === 'relaxed',
+      }));
+    const prepare = async (qs: readonly string[]): Promise<void> => {
+      const vs = await embedder.embed(qs, 'query');
+      qs.forEach((q, i) => cache.set(q, vs[i]!));
+    };
+    modes.push(
+      {
+        name: `semantic:${e.name}`,
+        about: `nearest messages by ${e.name}, best per conversation`,
+        prepare,
+        search: (q) => semantic(q, K),
+      },
+      {
+        name: `hybrid:${e.name}`,
+        about: `exact hits first, then RRF (k 60) of relaxed lexical and ${e.name}, ${POOL} conversations a leg`,
+        prepare,
+        search: (q) =>
+          hybrid(
+            lexical(q, POOL).map((r) => ({ key: r.root, item: r, exact: !r.relaxed })),
+            semantic(q, POOL).map((r) => ({ key: r.root, item: r })),
+            K,
+          ).map((f) => ({ ...(f.lexical ?? f.semantic)!, relaxed: f.lexical?.relaxed ?? true })),
+      },
+    );
+  }
+  return { modes, notes, close: () => vdb.close() };
+}
