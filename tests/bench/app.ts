@@ -175,7 +175,7 @@ async function firstFrame(
 }
 
 async function benchFirstFrame(input: AppBenchInput): Promise<void> {
-  const bin = join(input.root, 'dist', 'lookback.js');
+  const bin = join(input.root, 'dist', 'lookback.cjs');
   console.log(
     `\n## app: process start → first full frame at 160x48 (bundled, pseudo-terminal, ${FIRST_FRAME_RUNS} runs)`,
   );
@@ -828,7 +828,7 @@ async function benchMemory(input: AppBenchInput): Promise<void> {
   );
   line(['measure', 'value', 'budget', 'target']);
   if (hasCommand('script', ['-V']) && existsSync('/proc/self/status'))
-    await processMemory(join(input.root, 'dist', 'lookback.js'), path, long);
+    await processMemory(join(input.root, 'dist', 'lookback.cjs'), path, long);
   else line(['(no `script` or /proc: process RSS not measured)', 'n/a']);
   await windowBound(path, long);
 }
