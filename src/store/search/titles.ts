@@ -60,10 +60,15 @@ function titled(store: Store, key: string): readonly { id: string; started: numb
     cache.index = indexTitles(rows);
   }
   if (cache.index !== null) return cache.index.get(key) ?? [];
+  // The candidates' rowids first: where the store has its title index (idx_sessions_title_unique,
+  // partial on title IS NOT NULL) that is a scan of the index alone, not of every session's row
+  // (whose system prompt comes before its title: ~1 KB a session in the bench's stores, more on
+  // real ones, read and skipped for each). Without the index it is the same scan of the table.
   const rows = store
     .stmt(
-      `SELECT id, title, started_at FROM sessions
-       WHERE title LIKE ? ESCAPE '\\' OR title GLOB '*[^ -~]*'`,
+      `SELECT id, title, started_at FROM sessions WHERE rowid IN (
+         SELECT rowid FROM sessions WHERE title IS NOT NULL
+           AND (title LIKE ? ESCAPE '\\' OR title GLOB '*[^ -~]*'))`,
     )
     .all(likePattern(key)) as TitleRow[];
   cache.last = { key, ids: indexTitles(rows).get(key) ?? [] };
