@@ -46,6 +46,19 @@ export default tseslint.config(
     },
   },
   {
+    // The same arrow one folder down (src/store/search/ holds the parts of search.ts).
+    files: ['src/store/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [{ group: ['../../*'], message: 'src/store imports nothing outside itself.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/app/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -7,7 +7,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { appBundlePlugin, cliBundlePlugin } from './appBundle.mjs';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
@@ -16,7 +16,9 @@ import { widthPatchPlugin } from './widthPatch.mjs';
 import { yogaPatchPlugin } from './yogaPatch.mjs';
 
 const entries = {
-  lookback: 'src/bin.ts',
+  // The parts src/bin.ts (dist/lookback.cjs) loads on demand, as ES modules.
+  lazy: 'src/cli/lazy.ts',
+  'lazy-app': 'src/cli/lazyApp.ts',
   'query-worker': 'src/app/worker/entry.ts',
   'agents-worker': 'src/agents/worker.ts',
   'pg-worker': 'src/postgres/worker.ts',
@@ -67,6 +69,40 @@ const hashOf = (file) => createHash('sha256').update(readFileSync(file)).digest(
 const appHash = hashOf('dist/app.cjs');
 const cliHash = hashOf('dist/cli.cjs');
 
+// The executable (package.json "bin"): CommonJS, so that Node starts it without its ES
+// module loader; its two import()s of the lazy parts stay import()s of the ES entries above.
+const LAZY_ENTRIES = { './cli/lazy.js': './lazy.js', './cli/lazyApp.js': './lazy-app.js' };
+const bin = await build({
+  ...common,
+  entryPoints: { lookback: 'src/bin.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    'import.meta.url': '__lookbackUrl',
+    __LOOKBACK_CLI_HASH__: JSON.stringify(cliHash),
+  },
+  banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [
+    {
+      name: 'lookback-bin-lazy-entries',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/cli\/lazy(App)?\.js$/ }, ({ path, kind }) => {
+          if (kind !== 'dynamic-import')
+            throw new Error(`src/bin.ts must import() ${path}, not import it`);
+          return { path: LAZY_ENTRIES[path], external: true };
+        });
+      },
+    },
+  ],
+});
+// The import()s must have stayed import()s of the ES entries: bundled, they would load everything.
+const binSource = readFileSync('dist/lookback.cjs', 'utf8');
+for (const target of Object.values(LAZY_ENTRIES))
+  if (!binSource.includes(`import(${JSON.stringify(target)})`))
+    throw new Error(`dist/lookback.cjs does not import(${target}) any more`);
+
 const result = await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
@@ -78,8 +114,6 @@ const result = await build({
     'process.env.NODE_ENV': '"production"',
     // src/tui/start.ts: the app bundle's identity, in its code cache's file name.
     __LOOKBACK_APP_HASH__: JSON.stringify(appHash),
-    // src/bin.ts: the command line bundle's.
-    __LOOKBACK_CLI_HASH__: JSON.stringify(cliHash),
   },
   banner: {
     // Bundled CommonJS dependencies call require(); give them one in ESM.
@@ -92,6 +126,7 @@ const inputs = [
   ...Object.keys(result.metafile.inputs),
   ...Object.keys(app.metafile.inputs),
   ...Object.keys(cli.metafile.inputs),
+  ...Object.keys(bin.metafile.inputs),
 ];
 const appInputs = Object.keys(app.metafile.inputs);
 for (const { file } of INK_PATCHES)
@@ -110,7 +145,9 @@ if (
 for (const file of ['dist/app.cjs', 'dist/cli.cjs'])
   if (/\bimport\(/.test(readFileSync(file, 'utf8')))
     throw new Error(`${file} holds an import(): load it through src/cli/lazy.ts instead`);
-if (existsSync('dist/lookback.js')) chmodSync('dist/lookback.js', 0o755);
+// dist/lookback.js: the same executable for whoever runs it by its old name (tests, scripts).
+writeFileSync('dist/lookback.js', "#!/usr/bin/env node\nimport './lookback.cjs';\n");
+for (const file of ['dist/lookback.cjs', 'dist/lookback.js']) chmodSync(file, 0o755);
 
 // The library's types (package.json "exports"): declarations only, from the TypeScript sources.
 if (existsSync('tsconfig.lib.json') && process.env.LOOKBACK_BUILD_TYPES !== '0') {

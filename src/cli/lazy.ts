@@ -8,7 +8,7 @@
  * stay ES modules loaded with import(): a script compiled with a code cache
  * cannot import() on Node 20 without an experimental option.
  */
-export const LAZY_KEY = 'lookback.lazy';
+export { LAZY_KEY } from './lazyKey.js';
 
 export const lazy = {
   mcp: () => import('../mcp/server.js'),

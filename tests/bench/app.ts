@@ -49,6 +49,10 @@ const TARGET_FIRST_FRAME_MS = 250;
 const TARGET_P50_MS = 16;
 const TARGET_P95_MS = 33;
 const TARGET_RSS_BYTES = 150 * 1024 * 1024;
+/** Issue 20: the peak of the walk. */
+const TARGET_PEAK_BYTES = 180 * 1024 * 1024;
+/** Walks through the long conversation, G then PgUp to the top (LOOKBACK_BENCH_MEMORY_REPEATS). */
+const MEMORY_REPEATS = Number(process.env.LOOKBACK_BENCH_MEMORY_REPEATS ?? 10);
 
 const FIRST_FRAME_RUNS = Number(process.env.LOOKBACK_BENCH_FIRST_FRAME_RUNS ?? 15);
 /** Keys are spaced so that each one gets its own frame (ink draws at most maxFps times a second). */
@@ -162,6 +166,19 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
+/** RSS split (/proc/PID/smaps_rollup): anonymous (V8 heaps of every thread, malloc: SQLite, Yoga) and file-backed (node, libraries). */
+function rssSplit(pid: number): { anon: number; file: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (field: string): number =>
+      Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? NaN) * 1024;
+    const anon = kb('Anonymous');
+    return { anon, file: kb('Rss') - anon };
+  } catch {
+    return null;
+  }
+}
+
 async function firstFrame(
   bin: string,
   db: string,
@@ -175,7 +192,7 @@ async function firstFrame(
 }
 
 async function benchFirstFrame(input: AppBenchInput): Promise<void> {
-  const bin = join(input.root, 'dist', 'lookback.js');
+  const bin = join(input.root, 'dist', 'lookback.cjs');
   console.log(
     `\n## app: process start → first full frame at 160x48 (bundled, pseudo-terminal, ${FIRST_FRAME_RUNS} runs)`,
   );
@@ -708,29 +725,33 @@ async function processMemory(
     app.send('G');
     await app.settle(mark, 200);
     const opened = memoryOf(pid);
-    // PgUp in bursts until the position stops moving (the first screen of the conversation).
-    const t = performance.now();
-    let pages = 0;
-    let prev = Infinity;
-    let still = 0;
-    let pos = lastPosition(app.out);
-    while (still < 3 && performance.now() - t < 180_000) {
-      mark = app.out.length;
-      app.send(KEY.pageUp.repeat(10));
-      pages += 10;
-      await app.settle(mark, 60, 2_000);
-      pos = lastPosition(app.out.slice(mark)) ?? pos;
-      const index = pos?.index ?? prev;
-      still = index >= prev ? still + 1 : 0;
-      prev = Math.min(prev, index);
-    }
+    /** PgUp in bursts until the position stops moving (the first screen of the conversation). */
+    const walk = async (): Promise<{ pages: number; ms: number; reached: string }> => {
+      const t = performance.now();
+      let pages = 0;
+      let prev = Infinity;
+      let still = 0;
+      let pos = lastPosition(app.out);
+      while (still < 3 && performance.now() - t < 180_000) {
+        mark = app.out.length;
+        app.send(KEY.pageUp.repeat(10));
+        pages += 10;
+        await app.settle(mark, 60, 2_000);
+        pos = lastPosition(app.out.slice(mark)) ?? pos;
+        const index = pos?.index ?? prev;
+        still = index >= prev ? still + 1 : 0;
+        prev = Math.min(prev, index);
+      }
+      const reached = pos
+        ? `message ${pos.index.toLocaleString('en-US')} of ${pos.total.toLocaleString('en-US')}`
+        : '?';
+      return { pages, ms: performance.now() - t, reached };
+    };
+    const first1 = await walk();
     const scrolled = memoryOf(pid);
     // The app collects its garbage once the keys stop (src/tui/memory.ts).
     await sleep(2_500);
     const rested = memoryOf(pid);
-    const reached = pos
-      ? `message ${pos.index.toLocaleString('en-US')} of ${pos.total.toLocaleString('en-US')}`
-      : '?';
     line(['RSS at the first frame', mb(first.rss), '', ok(first.rss <= TARGET_RSS_BYTES)]);
     line(['RSS idle (Recent fully loaded)', mb(idle.rss), '', ok(idle.rss <= TARGET_RSS_BYTES)]);
     line([
@@ -740,18 +761,52 @@ async function processMemory(
       ok(opened.rss <= TARGET_RSS_BYTES),
     ]);
     line([
-      `RSS after ${pages} PgUp to the top (${reached}, ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+      `RSS after ${first1.pages} PgUp to the top (${first1.reached}, ${(first1.ms / 1000).toFixed(1)} s)`,
       mb(scrolled.rss),
       '',
       ok(scrolled.rss <= TARGET_RSS_BYTES),
     ]);
     line(['RSS 2.5 s after the last key', mb(rested.rss), '', ok(rested.rss <= TARGET_RSS_BYTES)]);
+    const split = rssSplit(pid);
+    if (split)
+      line(['  of it anonymous (V8 heaps, malloc) / file-backed', mb(split.anon), mb(split.file)]);
     line([
       'peak RSS of the app process (VmHWM)',
       mb(scrolled.peak),
       '',
-      ok(scrolled.peak <= TARGET_RSS_BYTES),
+      ok(scrolled.peak <= TARGET_PEAK_BYTES),
     ]);
+    // The same walk again (G to the end, PgUp to the top): a day-long session must not grow.
+    const after: number[] = [rested.rss];
+    for (let r = 2; r <= MEMORY_REPEATS; r++) {
+      mark = app.out.length;
+      app.send('G');
+      await app.settle(mark, 200);
+      const w = await walk();
+      const end = memoryOf(pid);
+      await sleep(2_500);
+      const rest = memoryOf(pid);
+      after.push(rest.rss);
+      line([
+        `  walk ${r}: after ${w.pages} PgUp (${(w.ms / 1000).toFixed(1)} s) / 2.5 s later / peak`,
+        mb(end.rss),
+        mb(rest.rss),
+        mb(rest.peak),
+      ]);
+    }
+    if (after.length > 1) {
+      line([
+        `RSS 2.5 s after each of ${after.length} walks (MB)`,
+        after.map((x) => (x / 1048576).toFixed(0)).join(' '),
+      ]);
+      const peak = memoryOf(pid).peak;
+      line([
+        `RSS after walk ${after.length} − after walk 2 / peak of all walks`,
+        mb(after[after.length - 1]! - after[1]!),
+        mb(peak),
+        ok(peak <= TARGET_PEAK_BYTES && after.every((x) => x <= TARGET_RSS_BYTES)),
+      ]);
+    }
   } finally {
     await app.quit();
   }
@@ -772,24 +827,31 @@ async function windowBound(path: string, long: { sessionId: string; last: number
     let loads = 0;
     let keys = 0;
     const t = performance.now();
-    for (;;) {
-      const w = m.state().view!.win;
-      maxMessages = Math.max(maxMessages, messageCount(w.items));
-      maxItems = Math.max(maxItems, w.items.length);
-      if ((w.atStart && w.top === 0) || keys > 20_000) break;
-      const before = windowKey(w);
-      m.inp.send(KEY.pageUp);
-      keys++;
-      await new Promise<void>((r) => setImmediate(r));
-      if (windowKey(m.state().view!.win) !== before) loads++;
-    }
+    /** PgUp until the first message; the window's size checked after every key. */
+    const walk = async (): Promise<void> => {
+      for (;;) {
+        const w = m.state().view!.win;
+        maxMessages = Math.max(maxMessages, messageCount(w.items));
+        maxItems = Math.max(maxItems, w.items.length);
+        if ((w.atStart && w.top === 0) || keys > 20_000 * MEMORY_REPEATS) break;
+        const before = windowKey(w);
+        m.inp.send(KEY.pageUp);
+        keys++;
+        await new Promise<void>((r) => setImmediate(r));
+        if (windowKey(m.state().view!.win) !== before) loads++;
+      }
+    };
+    await walk();
+    const walkMs = performance.now() - t;
+    const firstKeys = keys;
+    const firstLoads = loads;
     const w = m.state().view!.win;
     const mem1 = process.memoryUsage();
     const heapAfter = retainedHeap();
     clearLayoutCache();
     const heapNoLayout = retainedHeap();
     line([
-      `window held at most (${keys} PgUp, ${loads} re-anchors, ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+      `window held at most (${firstKeys} PgUp, ${firstLoads} re-anchors, ${(walkMs / 1000).toFixed(1)} s)`,
       `${maxMessages} msgs`,
       `≤ ${WINDOW_MAX_MESSAGES}`,
       ok(maxMessages <= WINDOW_MAX_MESSAGES && w.atStart),
@@ -806,6 +868,27 @@ async function windowBound(path: string, long: { sessionId: string; last: number
     line(['  heap it retained (after a full GC)', mb(heapAfter - heapBefore)]);
     line(['    message layout cache (LAYOUT_CACHE_MAX entries)', mb(heapAfter - heapNoLayout)]);
     line(["    the rest (ink's measure-text cache, other caches)", mb(heapNoLayout - heapBefore)]);
+    // The walk again and again: what a full collection leaves must not climb.
+    const retained: number[] = [heapAfter];
+    for (let r = 2; r <= MEMORY_REPEATS; r++) {
+      await press(m, 'G', 0);
+      await waitUntil(() => m.state().view?.win.atEnd === true, 'the end of the conversation');
+      await sleep(50);
+      await walk();
+      retained.push(retainedHeap());
+    }
+    if (retained.length > 1) {
+      line([
+        `in process, heap retained after each of ${retained.length} walks (MB, after a full GC)`,
+        retained.map((x) => (x / 1048576).toFixed(1)).join(' '),
+      ]);
+      line([
+        `  walk ${retained.length} − walk 2 (no growth: within ~1 MB)`,
+        mb(retained[retained.length - 1]! - retained[1]!),
+        '',
+        ok(retained[retained.length - 1]! - retained[1]! <= 1024 * 1024),
+      ]);
+    }
   } finally {
     m.close();
   }
@@ -828,7 +911,7 @@ async function benchMemory(input: AppBenchInput): Promise<void> {
   );
   line(['measure', 'value', 'budget', 'target']);
   if (hasCommand('script', ['-V']) && existsSync('/proc/self/status'))
-    await processMemory(join(input.root, 'dist', 'lookback.js'), path, long);
+    await processMemory(join(input.root, 'dist', 'lookback.cjs'), path, long);
   else line(['(no `script` or /proc: process RSS not measured)', 'n/a']);
   await windowBound(path, long);
 }

@@ -163,7 +163,7 @@ function bench(layout: 16 | 30): void {
   }
   store.close();
 
-  const bin = join(ROOT, 'dist', 'lookback.js');
+  const bin = join(ROOT, 'dist', 'lookback.cjs');
   const proc: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
