@@ -21,6 +21,14 @@ export interface Flags {
   sort?: string | undefined;
   roles?: string | undefined;
   window?: string | undefined;
+  /** list, messages: the next_cursor of the previous page. */
+  cursor?: string | undefined;
+  /** messages: the range's bounds, as message ids or positions, and the page's text budget. */
+  from?: string | undefined;
+  to?: string | undefined;
+  fromIndex?: string | undefined;
+  toIndex?: string | undefined;
+  maxChars?: string | undefined;
   /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
   host?: string | undefined;
   /** `mcp --http [ADDR]`: serve Streamable HTTP instead of stdio. */
