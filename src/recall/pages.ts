@@ -42,15 +42,17 @@ export function readCursor(cursor: string, kind: CursorAt['kind'], question: unk
     throw BAD('is not one lookback handed out');
   }
   const whole = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  if (body.k !== 'l' && body.k !== 'm') throw BAD('is not one lookback handed out');
   if (body.k !== (kind === 'list' ? 'l' : 'm')) throw BAD(`is not a ${kind} cursor`);
+  const shaped =
+    typeof body.q === 'string' &&
+    (kind === 'list' ? whole(body.o) : whole(body.a) && whole(body.c));
+  if (!shaped) throw BAD('is not one lookback handed out');
   if (body.q !== fingerprint(question))
     throw BAD('belongs to a different question (other filters, conversation or bounds)');
-  if (kind === 'list') {
-    if (!whole(body.o)) throw BAD('is not one lookback handed out');
-    return { kind, offset: body.o as number };
-  }
-  if (!whole(body.a) || !whole(body.c)) throw BAD('is not one lookback handed out');
-  return { kind, at: body.a as number, char: body.c as number };
+  return kind === 'list'
+    ? { kind, offset: body.o as number }
+    : { kind, at: body.a as number, char: body.c as number };
 }
 
 /** A cut that does not split a surrogate pair. */
