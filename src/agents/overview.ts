@@ -22,9 +22,13 @@ function shown(all: boolean): string {
   return `flags & ${all ? FLAG.copied : OUT_OF_TRANSCRIPT} = 0`;
 }
 
+/** Positions over ids only (`pos(id, role, kind, idx)`), joined back to the rows a page shows. */
 function positioned(all: boolean): string {
-  return `SELECT *, ROW_NUMBER() OVER (ORDER BY ordinal) - 1 AS idx FROM messages WHERE conv_id = ? AND ${shown(all)}`;
+  return `WITH pos AS (SELECT id, role, kind, ROW_NUMBER() OVER (ORDER BY ordinal) - 1 AS idx
+    FROM messages WHERE conv_id = ? AND ${shown(all)})`;
 }
+
+const ROWS_AT = `SELECT m.*, pos.idx AS idx FROM pos JOIN messages m ON m.id = pos.id`;
 
 function conversation(db: Database.Database, agents: readonly Agent[], sessionId: string) {
   const c = findConversation(db, agents, sessionId);
@@ -62,7 +66,7 @@ export function agentOverviewJson(
     .get(c.id) as { first: number | null; last: number | null };
   const first = db
     .prepare(
-      `SELECT * FROM (${positioned(all)}) WHERE role = 'user' AND kind NOT IN ('injected', 'meta') ORDER BY idx LIMIT 1`,
+      `${positioned(all)} ${ROWS_AT} WHERE pos.role = 'user' AND pos.kind NOT IN ('injected', 'meta') ORDER BY pos.idx LIMIT 1`,
     )
     .get(c.id) as (AppMsg & { idx: number }) | undefined;
   const parent = c.parent_native_id ? findConversation(db, [c.agent], c.parent_native_id) : null;
@@ -144,7 +148,9 @@ export function agentRangeRows(
   ).n;
   const posOf = (name: string, id: string): number => {
     const idx = db
-      .prepare(`SELECT idx FROM (${positioned(all)}) WHERE anchor = ?`)
+      .prepare(
+        `${positioned(all)} SELECT pos.idx FROM pos JOIN messages m ON m.id = pos.id WHERE m.anchor = ?`,
+      )
       .pluck()
       .get(c.id, id.trim()) as number | undefined;
     if (idx === undefined)
@@ -165,8 +171,8 @@ export function agentRangeRows(
       ? []
       : (db
           .prepare(
-            `SELECT * FROM (${positioned(all)}) WHERE idx >= ? AND idx <= ?
-             ${roles ? `AND role IN (SELECT value FROM json_each(?))` : ''} ORDER BY idx LIMIT ?`,
+            `${positioned(all)} ${ROWS_AT} WHERE pos.idx >= ? AND pos.idx <= ?
+             ${roles ? `AND pos.role IN (SELECT value FROM json_each(?))` : ''} ORDER BY pos.idx LIMIT ?`,
           )
           .all(
             c.id,
