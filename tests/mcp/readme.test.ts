@@ -88,7 +88,9 @@ describe("README's registration blocks", () => {
   });
 
   it('Gemini CLI and opencode: the JSON blocks', async () => {
-    const json = blocks('json').map((b) => JSON.parse(b) as Record<string, Record<string, unknown>>);
+    const json = blocks('json').map(
+      (b) => JSON.parse(b) as Record<string, Record<string, unknown>>,
+    );
     const gemini = json.find((j) => j.mcpServers)!.mcpServers!.lookback as {
       command: string;
       args: string[];
