@@ -20,6 +20,11 @@ const HELP = `
                       [--mode lexical|semantic|hybrid --embedder SPEC]  by meaning (opt-in)
     $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
     $ lookback read SESSION_ID [--json]                                 a whole session
+    $ lookback list [--limit N] [--cursor C] [--all] [FILTERS] [--json] conversations, a page at a time
+    $ lookback overview SESSION_ID [--json]                             one conversation's facts
+    $ lookback messages SESSION_ID [--from ID] [--to ID] [--from-index N] [--to-index N]
+                        [--roles LIST] [--limit N] [--max-chars N] [--cursor C] [--json]
+                                                                        its messages by range, paged
     $ lookback profiles [--json]                                        profiles with a store
     $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]  index other agents' histories
     $ lookback sources [--json]                                         what was found, indexed, unreadable
@@ -81,6 +86,12 @@ const FLAGS = {
   sort: { type: 'string' },
   roles: { type: 'string' },
   window: { type: 'string' },
+  cursor: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  fromIndex: { type: 'string' },
+  toIndex: { type: 'string' },
+  maxChars: { type: 'string' },
   agent: { type: 'string' },
   sourceDir: { type: 'string', isMultiple: true },
   after: { type: 'string' },

@@ -45,13 +45,14 @@ const QUIET_KINDS = `('injected', 'meta')`;
 type MsgRow = AppMsg;
 
 /** A conversation row; the answers also name its git branch, which the app's rows leave out. */
-type ConvRow = AppConv & { git_branch: string | null };
+export type ConvRow = AppConv & { git_branch: string | null };
 
 const secs = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
 /** The same ISO-8601 (UTC, seconds) `when` as Hermes answers. */
 const iso = (ms: number | null): string => isoTime(ms === null ? null : ms / 1000);
 
-function shape(m: MsgRow, anchor?: string): Record<string, Json> {
+/** A message in the answers' shape (overview.ts shapes its rows the same way). */
+export function shape(m: MsgRow, anchor?: string): Record<string, Json> {
   const out: Record<string, Json> = {
     id: m.anchor,
     role: m.role,

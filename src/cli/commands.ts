@@ -5,7 +5,8 @@ import { allProfiles, postgresOf } from '../store/profiles.js';
 import type { Json } from '../store/recall.js';
 import { MAX_EXCLUDED } from '../store/filters.js';
 import { answer } from '../recall/answer.js';
-import type { Call } from '../recall/call.js';
+import type { Call, MessageRange } from '../recall/call.js';
+import { listLimit, maxChars, messagesLimit } from '../recall/limits.js';
 import { chooseSources, type Selection } from '../recall/sources.js';
 import { parseTarget, TargetError } from '../recall/target.js';
 import { progressBar } from '../agents/progress.js';
@@ -181,7 +182,8 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   }
   // Other machines (src/hosts): `sync`, `hosts`, and `--host` on the recall commands.
   const hostLink =
-    (cmd === 'scroll' || cmd === 'read') && /^@session:[^/@\s]*@[^/\s]+\//.test(rest[0] ?? '');
+    (cmd === 'scroll' || cmd === 'read' || cmd === 'overview' || cmd === 'messages') &&
+    /^@session:[^/@\s]*@[^/\s]+\//.test(rest[0] ?? '');
   if (cmd === 'sync' || cmd === 'hosts' || flags.host !== undefined || hostLink) {
     const { runHosts, HostUsageError } = await lazy.hosts();
     try {
@@ -369,13 +371,22 @@ function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
       embedder: flags.embedder,
     }))
       if (v !== undefined) throw new UsageError(`--${name} is for search only`);
-  if (cmd !== 'search' && cmd !== 'recent')
+  if (cmd !== 'search' && cmd !== 'recent' && cmd !== 'list')
     for (const name of ['after', 'before', 'source', 'cwd', 'model'] as const)
       if (flags[name] !== undefined)
-        throw new UsageError(`--${name} is for search and recent only`);
-  if (flags.allProfiles && (cmd === 'scroll' || cmd === 'read'))
+        throw new UsageError(`--${name} is for search, recent and list only`);
+  if (cmd !== 'list' && cmd !== 'messages' && flags.cursor !== undefined)
+    throw new UsageError('--cursor is for list and messages only');
+  if (cmd !== 'messages')
+    for (const name of ['from', 'to', 'fromIndex', 'toIndex', 'maxChars'] as const)
+      if (flags[name] !== undefined)
+        throw new UsageError(
+          `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for messages only`,
+        );
+  if (cmd === 'messages' && flags.roles !== undefined) rolesFlag(flags.roles);
+  if (flags.allProfiles && cmd !== 'recent' && cmd !== 'search' && cmd !== 'list')
     throw new UsageError(
-      `--all-profiles is for recent and search; ${cmd} takes a link (@session:PROFILE/ID) to read another profile`,
+      `--all-profiles is for recent, search and list; ${cmd} takes a link (@session:PROFILE/ID) to read another profile`,
     );
   const scope = flags.agent?.trim().toLowerCase();
   const given = scope && scope !== 'all' ? { agent: scope } : {};
@@ -439,7 +450,57 @@ function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
       delete t.around;
       return { shape: 'read', target: t, ...(flags.all ? { all: true } : {}) };
     }
+    case 'list': {
+      expectArgs(cmd, rest, 0, '');
+      const filters = filtersFrom(flags);
+      if (filters.excludeSessionIds) throw new UsageError('--exclude is for search only');
+      return {
+        shape: 'list',
+        limit: listLimit(limit),
+        ...(flags.all ? { all: true } : {}),
+        ...(flags.cursor !== undefined ? { cursor: flags.cursor.trim() } : {}),
+        ...(Object.keys(filters).length > 0 ? { filters } : {}),
+      };
+    }
+    case 'overview':
+    case 'messages': {
+      expectArgs(cmd, rest, 1, 'SESSION_ID');
+      const t = targetOf(rest[0] ?? '', given);
+      if (t.sessionId === '') throw new UsageError(`${cmd} needs a SESSION_ID`);
+      delete t.around;
+      delete t.window;
+      if (cmd === 'overview')
+        return { shape: 'overview', target: t, ...(flags.all ? { all: true } : {}) };
+      return {
+        shape: 'messages',
+        target: t,
+        range: rangeFrom(flags, limit),
+        ...(flags.all ? { all: true } : {}),
+      };
+    }
   }
+}
+
+/** `lookback messages`' range flags, as the session_messages tool's arguments make them. */
+function rangeFrom(flags: Flags, limit: number | undefined): MessageRange {
+  const fromIndex = intFlag('from-index', flags.fromIndex, 0);
+  const toIndex = intFlag('to-index', flags.toIndex, 0);
+  if (fromIndex !== undefined && toIndex !== undefined && fromIndex > toIndex)
+    throw new UsageError('--from-index must not be after --to-index');
+  const roles = rolesFlag(flags.roles);
+  const chars = intFlag('max-chars', flags.maxChars, 1);
+  const from = textFlag('from', flags.from);
+  const to = textFlag('to', flags.to);
+  return {
+    ...(fromIndex !== undefined ? { fromIndex } : {}),
+    ...(toIndex !== undefined ? { toIndex } : {}),
+    ...(from !== undefined ? { fromId: from } : {}),
+    ...(to !== undefined ? { toId: to } : {}),
+    ...(roles ? { roles: [...new Set(roles)] } : {}),
+    limit: messagesLimit(limit),
+    maxChars: maxChars(chars),
+    ...(flags.cursor !== undefined ? { cursor: flags.cursor.trim() } : {}),
+  };
 }
 
 /** The one anchor parser (src/recall/target.ts); a contradiction is a usage error. */

@@ -26,6 +26,14 @@ export interface Flags {
   /** search `--mode lexical|semantic|hybrid` and its `--embedder SPEC` (src/semantic). */
   mode?: string | undefined;
   embedder?: string | undefined;
+  /** list, messages: the next_cursor of the previous page. */
+  cursor?: string | undefined;
+  /** messages: the range's bounds, as message ids or positions, and the page's text budget. */
+  from?: string | undefined;
+  to?: string | undefined;
+  fromIndex?: string | undefined;
+  toIndex?: string | undefined;
+  maxChars?: string | undefined;
   /** `--host NAME|all`: a machine synced with `lookback sync --host NAME` (src/hosts). */
   host?: string | undefined;
   /** `mcp --http [ADDR]`: serve Streamable HTTP instead of stdio. */

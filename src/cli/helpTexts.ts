@@ -84,6 +84,69 @@ ${AGENT}
 ${STORE}
     --json           JSON instead of text
 `,
+  list: `
+  Usage
+    $ lookback list [--limit N] [--cursor C] [--all] [--all-profiles] [--agent NAME]
+                    [--host NAME] [FILTERS] [--json]
+
+  Conversations, most recently active first, a page at a time (the MCP tool
+  list_sessions gives the same answer). Without --agent, every history found
+  here; --agent, --profile and --host narrow it. When more match, the answer
+  ends with next_cursor: pass it as --cursor (with the same filters) for the
+  next page.
+
+  Options
+    --limit N        conversations per page, 1..100 (default 20)
+    --cursor C       the next_cursor of the previous page
+    --all            also subagent, archived and other hidden conversations
+    --all-profiles   every Hermes profile's store, merged
+${AGENT}
+${FILTERS}
+${STORE}
+    --json           JSON instead of text
+`,
+  overview: `
+  Usage
+    $ lookback overview SESSION_ID [--agent NAME] [--host NAME] [--json]
+
+  One conversation's facts without its messages (the MCP tool
+  session_overview): title, folder, model, when it started, ended and was last
+  active, messages per role, the first prompt, its parent and children, the
+  command that resumes it in its own agent, and the session_search call that
+  reads it. SESSION_ID may be a link (@session:PROFILE/ID), a unique prefix,
+  or another agent's resume command.
+
+  Options
+    --all            count what was taken back (rewound, abandoned) too
+${AGENT}
+${STORE}
+    --json           JSON instead of text
+`,
+  messages: `
+  Usage
+    $ lookback messages SESSION_ID [--from ID] [--to ID] [--from-index N]
+                        [--to-index N] [--roles LIST] [--limit N]
+                        [--max-chars N] [--cursor C] [--agent NAME] [--json]
+
+  A conversation's messages in order, whole, by range and a page at a time
+  (the MCP tool session_messages). Positions count from 0; bounds are
+  inclusive. A page holds at most --limit messages and --max-chars characters
+  of text; a longer message is cut and continued on the next page. When the
+  range goes on, the answer has next_cursor: pass it as --cursor (with the
+  same arguments).
+
+  Options
+    --from ID, --to ID          bounds by message id (another agent's anchor)
+    --from-index N, --to-index N  bounds by position
+    --roles LIST     only these roles (user,assistant,tool,system)
+    --limit N        messages per page, 1..500 (default 50)
+    --max-chars N    characters of text per page, 200..500000 (default 20000)
+    --cursor C       the next_cursor of the previous page
+    --all            include what was taken back (rewound, abandoned)
+${AGENT}
+${STORE}
+    --json           JSON instead of text
+`,
   profiles: `
   Usage
     $ lookback profiles [--json]
@@ -178,7 +241,10 @@ ${STORE}
   Usage
     $ lookback mcp [--db PATH | --profile NAME | --demo]
 
-  Serves session_search (and reading tools) to any agent over MCP on stdio.
+  Serves recall tools to any agent over MCP on stdio (or Streamable HTTP
+  with --http): session_search (the Hermes agent's own tool), list_sessions,
+  session_overview and session_messages; each answers as lookback search/
+  recent/scroll/read, list, overview and messages --json do.
 
   Options
 ${STORE}

@@ -43,9 +43,59 @@ function messageLine(m: Obj, maxChars = 400): string {
   return `${mark}#${one(m.id)} ${role}: ${shown}`;
 }
 
+/** An epoch-seconds time as ISO-8601, or "?" when the store has none. */
+function at(v: Json | undefined): string {
+  return typeof v === 'number' && Number.isFinite(v)
+    ? new Date(v * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    : '?';
+}
+
+/** `lookback overview`: the facts, one per line. */
+function printOverview(p: Obj): void {
+  out(`${sanitizeLine(str(p.title) || '(untitled)')} · ${one(p.session_id)}`);
+  const who = [
+    one(p.agent),
+    p.profile !== undefined ? `profile ${one(p.profile)}` : '',
+    one(p.source),
+    one(p.model),
+  ];
+  out(`  ${who.filter(Boolean).join(' · ')}`);
+  if (p.folder) out(`  folder ${one(p.folder)}`);
+  out(
+    `  started ${at(p.started_at)} · last active ${at(p.last_active)}${p.ended_at ? ` · ended ${at(p.ended_at)}` : ''}`,
+  );
+  const roles = Object.entries((p.messages_by_role ?? {}) as Obj).map(
+    ([r, n]) => `${one(r)} ${one(n)}`,
+  );
+  out(`  ${one(p.message_count)} messages${roles.length > 0 ? `: ${roles.join(', ')}` : ''}`);
+  const first = p.first_prompt as Obj | null | undefined;
+  if (first) out(`  first prompt: ${sanitizeLine(str(first.content)).slice(0, 300)}`);
+  const parent = p.parent as Obj | null | undefined;
+  if (parent)
+    out(`  parent: ${one(parent.session_id)}${parent.title ? ` (${one(parent.title)})` : ''}`);
+  for (const c of (Array.isArray(p.children) ? p.children : []) as Obj[])
+    out(`  child (${one(c.kind)}): ${one(c.session_id)}${c.title ? ` (${one(c.title)})` : ''}`);
+  const resume = (p.resume ?? {}) as Obj;
+  out(`  resume: ${resume.command ? one(resume.command) : `none (${one(resume.reason)})`}`);
+  out(`  read with: ${one(p.read_with)}`);
+}
+
 export function printText(kind: string, p: Obj): void {
   const results = (Array.isArray(p.results) ? p.results : []) as Obj[];
   switch (kind) {
+    case 'overview':
+      return printOverview(p);
+    case 'messages': {
+      for (const m of (Array.isArray(p.messages) ? p.messages : []) as Obj[])
+        out(`[${one(m.index)}] ${messageLine(m, 4000)}`);
+      out(one(p.message));
+      if (p.next_cursor) out(`next page: --cursor ${one(p.next_cursor)}`);
+      return;
+    }
+    case 'list':
+      printText('recent', p);
+      if (p.next_cursor) out(`next page: --cursor ${one(p.next_cursor)}`);
+      return;
     case 'recent':
       for (const r of results) {
         const title = sanitizeLine(str(r.title) || str(r.preview) || '(untitled)');

@@ -20,6 +20,9 @@ export { HostUsageError };
 
 type Payload = Record<string, Json>;
 
+/** The commands about one conversation: the first host that holds it answers. */
+const ONE = new Set(['scroll', 'read', 'overview', 'messages']);
+
 function say(flags: Flags, line: string): void {
   if (!flags.json) process.stderr.write(`lookback: ${sanitizeLine(line)}\n`);
 }
@@ -32,9 +35,9 @@ export async function runHosts(
 ): Promise<number> {
   if (cmd === 'sync') return sync(rest, flags);
   if (cmd === 'hosts') return hosts(rest, flags);
-  if (!['recent', 'search', 'scroll', 'read'].includes(cmd))
+  if (!['recent', 'search', 'scroll', 'read', 'list', 'overview', 'messages'].includes(cmd))
     throw new HostUsageError(
-      `--host is for recent, search, scroll and read (and sync), not ${cmd}`,
+      `--host is for recent, search, scroll, read, list, overview and messages (and sync), not ${cmd}`,
     );
   return recall(cmd, rest, flags, rerun);
 }
@@ -179,7 +182,7 @@ async function recall(
   let value = flags.host;
   // A link that names its host answers from that host's mirror.
   const link = splitHostLink(rest[0] ?? '');
-  if (link && (cmd === 'scroll' || cmd === 'read')) {
+  if (link && ONE.has(cmd)) {
     if (value !== undefined && value.trim() !== link.host)
       throw new HostUsageError(
         `the link names host ${link.host} but --host is ${value}; pass one of them`,
@@ -216,7 +219,7 @@ async function recall(
     if (a.payload) answers.push(a.payload);
     else errors.push({ host, error: a.error ?? `exit ${a.code}` });
     // scroll and read: the first host that holds the conversation answers.
-    if (a.payload && (cmd === 'scroll' || cmd === 'read')) break;
+    if (a.payload && ONE.has(cmd)) break;
   }
   for (const e of errors) say(flags, `warning: ${String(e.host)}: ${String(e.error)}`);
   if (answers.length === 0) {
@@ -237,7 +240,12 @@ async function recall(
 }
 
 function merge(cmd: string, answers: Payload[], flags: Flags): Payload {
-  if (cmd === 'scroll' || cmd === 'read' || answers.length === 1) return answers[0]!;
+  if (ONE.has(cmd) || answers.length === 1) return answers[0]!;
+  // Pages of several hosts do not continue one list: the merged page has no cursor.
+  if (cmd === 'list') {
+    const { next_cursor: _n, ...rest } = merge('recent', answers, flags);
+    return { ...rest, mode: 'list' };
+  }
   const lists = answers.map((a) => (Array.isArray(a.results) ? (a.results as Payload[]) : []));
   let results: Payload[] = [];
   const limit = flags.limit !== undefined ? Number(flags.limit) : cmd === 'recent' ? 20 : 10;

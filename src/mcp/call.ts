@@ -41,7 +41,7 @@ export interface Plan {
 }
 
 /** Hermes, one agent lookback indexes, or all; anything else is refused by name. */
-function agentOf(value: string | undefined): Plan['agent'] {
+export function agentOf(value: string | undefined): Plan['agent'] {
   const name = value?.trim().toLowerCase();
   if (!name) return undefined;
   if (name === NATIVE_AGENT || name === 'all' || isAgent(name)) return name;
@@ -51,7 +51,7 @@ function agentOf(value: string | undefined): Plan['agent'] {
 }
 
 /** A point in time for after/before, as the CLI's --after/--before read it. */
-function when(name: 'after' | 'before', value: string, now: Date): number {
+export function when(name: 'after' | 'before', value: string, now: Date): number {
   const at = parseWhen(value, now);
   if (at === null)
     throw new ToolError(
@@ -326,27 +326,41 @@ function answerPlain(
   tagAgent: boolean,
 ): Record<string, Json> {
   const plan = planCall(args);
-  const hermes = plan.agent === undefined || plan.agent === NATIVE_AGENT || plan.agent === 'all';
+  return ask(plan.call, from, plan, tagAgent);
+}
+
+/**
+ * Asks the recall core over the sources a call selects: without agent and
+ * profile every source found (the server's Hermes store and every other
+ * agent's history here); agent= and profile= narrow, as on the command line.
+ */
+export function ask(
+  call: Call,
+  from: Sources,
+  scope: { agent?: Plan['agent']; profile?: string },
+  tagAgent: boolean,
+): Record<string, Json> {
+  const hermes = scope.agent === undefined || scope.agent === NATIVE_AGENT || scope.agent === 'all';
   const agents: Agent[] =
-    plan.agent === undefined
-      ? plan.profile !== undefined || from.narrowed
+    scope.agent === undefined
+      ? scope.profile !== undefined || from.narrowed
         ? []
         : from.agents.found()
-      : plan.agent === 'all'
+      : scope.agent === 'all'
         ? [...AGENTS]
-        : plan.agent === NATIVE_AGENT
+        : scope.agent === NATIVE_AGENT
           ? []
-          : [plan.agent];
+          : [scope.agent];
   const sources: ConversationSource[] = [];
   const skipped: Skipped[] = [];
   let store: Store | null = null;
   if (hermes) {
     try {
-      store = from.stores.get(plan.profile);
+      store = from.stores.get(scope.profile);
       sources.push(new HermesSource(store));
     } catch (err) {
       // Beside other agents' histories, a missing Hermes store is one line of the answer.
-      if (!(err instanceof StoreError) || agents.length === 0 || plan.profile !== undefined)
+      if (!(err instanceof StoreError) || agents.length === 0 || scope.profile !== undefined)
         throw err;
       skipped.push({ source: 'Hermes', profile: 'default', error: err.message });
     }
@@ -358,6 +372,40 @@ function answerPlain(
     openProfile: (name) => new HermesSource(from.stores.get(name)),
     tagAgent,
   };
-  if (!store) return answer(plan.call, set);
-  return from.stores.use(plan.profile, () => answer(plan.call, set));
+  if (!store) return answer(call, set);
+  return from.stores.use(scope.profile, () => answer(call, set));
+}
+
+/** The agent, profile and host arguments every tool takes. */
+export interface Scope {
+  agent?: string | undefined;
+  profile?: string | undefined;
+  host?: string | undefined;
+}
+
+/**
+ * A tool's call on the sources its scope names: another machine's mirror when
+ * it names a host (the answer tagged with it, as the command line's --host
+ * does), else this machine's; `build` turns the scope into the call.
+ */
+export function onScope(
+  scope: Scope,
+  from: Sources,
+  build: (s: { agent?: Plan['agent']; profile?: string }) => Call,
+): Record<string, Json> {
+  const host = scope.host?.trim();
+  if (host !== undefined && host !== '') {
+    if (!from.host) throw new ToolError('host: this server reads no other machine');
+    return tagHost(
+      onScope({ ...scope, host: undefined }, from.host(host), build),
+      host,
+      scope.agent,
+    );
+  }
+  const agent = agentOf(scope.agent);
+  const profile = scope.profile?.trim() || undefined;
+  if (agent !== undefined && agent !== NATIVE_AGENT && agent !== 'all' && profile !== undefined)
+    throw new ToolError(`profile is for Hermes stores; agent "${agent}" has none`);
+  const s = { ...(agent !== undefined ? { agent } : {}), ...(profile ? { profile } : {}) };
+  return ask(build(s), from, s, (scope.agent ?? '').trim() !== '');
 }

@@ -41,7 +41,7 @@ import { findTool, TOOLS, type AnyTool } from './tools.js';
 import { GuardedStdioTransport, oneLine } from './wire.js';
 
 const INSTRUCTIONS =
-  "lookback recalls past AI-agent sessions (the Hermes agent's session store and other agents' histories), read-only. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:... link), call session_search with it.";
+  "lookback recalls past AI-agent sessions (the Hermes agent's session store and other agents' histories), read-only. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:... link), call session_search with it. list_sessions lists conversations by folder, model, platform and date, a page at a time; session_overview gives one conversation's facts (counts, first prompt, lineage, how to resume it); session_messages reads its messages whole, by range, a page at a time.";
 
 /** The tool list changes only with a new lookback: clients may cache it for an hour. */
 const LIST_TTL_MS = 60 * 60 * 1000;

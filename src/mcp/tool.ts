@@ -122,8 +122,8 @@ export const sessionSearchArgs = z
 export type SessionSearchArgs = z.infer<typeof sessionSearchArgs>;
 
 /** The JSON Schema a client lists: the zod schema's, without the noise clients trip on. */
-export function inputJsonSchema(): { type: 'object'; [key: string]: unknown } {
-  const schema = z.toJSONSchema(sessionSearchArgs, { io: 'input' }) as Record<string, unknown>;
+export function jsonSchemaOf(args: z.ZodType): { type: 'object'; [key: string]: unknown } {
+  const schema = z.toJSONSchema(args, { io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   // `.int()` adds the safe-integer range as bounds; they say nothing to a model.
@@ -134,21 +134,25 @@ export function inputJsonSchema(): { type: 'object'; [key: string]: unknown } {
   return { ...schema, type: 'object' };
 }
 
-export type Parsed = { ok: true; args: SessionSearchArgs } | { ok: false; error: string };
+export function inputJsonSchema(): { type: 'object'; [key: string]: unknown } {
+  return jsonSchemaOf(sessionSearchArgs);
+}
+
+export type Parsed<A = SessionSearchArgs> = { ok: true; args: A } | { ok: false; error: string };
 
 /**
  * Validates a call's arguments. A null argument counts as left out (models
  * write `limit: null` for "no preference"); any other mistake is one line
  * naming every bad argument.
  */
-export function parseToolArgs(raw: unknown): Parsed {
+export function parseWith<A>(args: z.ZodType<A>, raw: unknown): Parsed<A> {
   const given =
     raw !== null && typeof raw === 'object' && !Array.isArray(raw)
       ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null))
       : raw === undefined || raw === null
         ? {}
         : raw;
-  const result = sessionSearchArgs.safeParse(given);
+  const result = args.safeParse(given);
   if (result.success) return { ok: true, args: result.data };
   const problems = result.error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys')
@@ -157,4 +161,8 @@ export function parseToolArgs(raw: unknown): Parsed {
     return `${where}: ${issue.message}`;
   });
   return { ok: false, error: `bad arguments: ${problems.join('; ')}`.replace(/\s+/g, ' ') };
+}
+
+export function parseToolArgs(raw: unknown): Parsed {
+  return parseWith(sessionSearchArgs, raw);
 }

@@ -9,8 +9,17 @@ import type { Json } from '../store/recall.js';
 import type { Sources } from './call.js';
 import { sessionSearch } from './call.js';
 import {
+  listTool,
+  messagesTool,
+  overviewTool,
+  parseList,
+  parseMessages,
+  parseOverview,
+} from './recallTools.js';
+import {
   DESCRIPTION,
   inputJsonSchema,
+  jsonSchemaOf,
   parseToolArgs,
   TOOL_NAME,
   type SessionSearchArgs,
@@ -76,6 +85,117 @@ const sessionSearchTool: ToolDef<SessionSearchArgs> = {
   run: sessionSearch,
 };
 
+/** Whose conversation an answer is about (every tool but session_search says it). */
+const OWNER = {
+  agent: { type: 'string', description: 'whose history: hermes or another agent' },
+  profile: { type: 'string', description: 'the Hermes profile (Hermes conversations only)' },
+  host: { type: 'string', description: 'the machine, when not this one' },
+};
+
+const listSessionsTool: ToolDef<Parameters<typeof listTool.call>[0]> = {
+  name: listTool.name,
+  title: listTool.title,
+  description: listTool.description,
+  inputSchema: jsonSchemaOf(listTool.args),
+  outputSchema: answerSchema({
+    mode: { const: 'list' },
+    results: {
+      type: 'array',
+      description: 'one entry per conversation, most recently active first',
+      items: {
+        type: 'object',
+        properties: {
+          session_id: { type: 'string' },
+          title: { type: ['string', 'null'] },
+          started_at: { type: ['number', 'null'], description: 'epoch seconds' },
+          last_active: { type: ['number', 'null'], description: 'epoch seconds' },
+          message_count: { type: 'integer' },
+          preview: { type: ['string', 'null'] },
+          ...OWNER,
+        },
+        required: ['session_id'],
+      },
+    },
+    count: { type: 'integer' },
+    offset: { type: 'integer', description: 'rows before this page' },
+    next_cursor: { type: 'string', description: 'pass as cursor for the next page' },
+    refused: { type: 'array', items: { type: 'string' } },
+    skipped: { type: 'array' },
+  }),
+  parse: parseList,
+  run: listTool.call,
+};
+
+const sessionOverviewTool: ToolDef<Parameters<typeof overviewTool.call>[0]> = {
+  name: overviewTool.name,
+  title: overviewTool.title,
+  description: overviewTool.description,
+  inputSchema: jsonSchemaOf(overviewTool.args),
+  outputSchema: answerSchema({
+    mode: { const: 'overview' },
+    session_id: { type: 'string' },
+    ...OWNER,
+    title: { type: ['string', 'null'] },
+    folder: { type: ['string', 'null'], description: 'the working folder' },
+    model: { type: ['string', 'null'] },
+    started_at: { type: ['number', 'null'] },
+    ended_at: { type: ['number', 'null'] },
+    last_active: { type: ['number', 'null'] },
+    message_count: { type: 'integer' },
+    messages_by_role: { type: 'object', additionalProperties: { type: 'integer' } },
+    first_prompt: { type: ['object', 'null'] },
+    parent: { type: ['object', 'null'] },
+    children: { type: 'array' },
+    resume: {
+      type: 'object',
+      properties: {
+        command: { type: ['string', 'null'] },
+        argv: { type: 'array', items: { type: 'string' } },
+        cwd: { type: 'string' },
+        reason: { type: 'string' },
+      },
+    },
+    read_with: { type: 'string', description: 'the session_search call that reads it' },
+    link: { type: 'string' },
+  }),
+  parse: parseOverview,
+  run: overviewTool.call,
+};
+
+const sessionMessagesTool: ToolDef<Parameters<typeof messagesTool.call>[0]> = {
+  name: messagesTool.name,
+  title: messagesTool.title,
+  description: messagesTool.description,
+  inputSchema: jsonSchemaOf(messagesTool.args),
+  outputSchema: answerSchema({
+    mode: { const: 'messages' },
+    session_id: { type: 'string' },
+    ...OWNER,
+    total: { type: 'integer', description: 'messages in the conversation' },
+    range: { type: ['object', 'null'] },
+    count: { type: 'integer' },
+    chars: { type: 'integer', description: 'characters of text on this page' },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          index: { type: 'integer' },
+          id: { type: ['integer', 'string'] },
+          role: { type: 'string' },
+          timestamp: { type: ['number', 'null'] },
+          content_offset: { type: 'integer' },
+          content_truncated: { type: 'boolean' },
+        },
+        required: ['index', 'id', 'role'],
+      },
+    },
+    next_cursor: { type: 'string' },
+  }),
+  parse: parseMessages,
+  run: messagesTool.call,
+};
+
 /** A tool with its argument type erased: parse and run joined. */
 export interface AnyTool extends Omit<ToolDef, 'parse' | 'run'> {
   /** The answer, or the one-line reason the arguments are wrong; store errors are thrown. */
@@ -115,7 +235,13 @@ const statsTool: ToolDef<StatsArgs> = {
 };
 
 /** The tools, in listing order; new tools are appended, never reordered. */
-export const TOOLS: readonly AnyTool[] = [defineTool(sessionSearchTool), defineTool(statsTool)];
+export const TOOLS: readonly AnyTool[] = [
+  defineTool(sessionSearchTool),
+  defineTool(listSessionsTool),
+  defineTool(sessionOverviewTool),
+  defineTool(sessionMessagesTool),
+  defineTool(statsTool),
+];
 
 export function findTool(name: string): AnyTool | undefined {
   return TOOLS.find((t) => t.name === name);

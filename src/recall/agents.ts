@@ -18,6 +18,7 @@ import {
   scrollAgentsJson,
   searchAgentsJson,
 } from '../agents/recall.js';
+import { agentOverviewJson, agentRangeRows } from '../agents/overview.js';
 import { StoreError } from '../store/errors.js';
 import type { Json } from '../store/recall.js';
 import { FILTER_NAMES } from './call.js';
@@ -30,6 +31,8 @@ import type {
   ListQuery,
   Listed,
   Payload,
+  RangeAsk,
+  RangeRows,
   Row,
 } from './source.js';
 
@@ -151,6 +154,14 @@ export class AgentsSource implements ConversationSource {
 
   read(sessionId: string, all?: boolean): Payload {
     return readAgentsJson(this.index, this.agents, sessionId, all);
+  }
+
+  overview(sessionId: string, all?: boolean): Payload {
+    return agentOverviewJson(this.index, this.agents, sessionId, all);
+  }
+
+  range(sessionId: string, q: RangeAsk): RangeRows {
+    return agentRangeRows(this.index, this.agents, sessionId, q);
   }
 
   close(): void {

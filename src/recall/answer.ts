@@ -15,6 +15,8 @@ import { RELAXED_ALL, RELAXED_REST } from '../store/relaxed.js';
 import type { Json } from '../store/recall.js';
 import { filtersAsked, type Call } from './call.js';
 import { merge, perSource, type MergeOrder } from './merge.js';
+import { budgetPage, makeCursor, readCursor } from './pages.js';
+import { resumeOf } from './resume.js';
 import { ownerKey, type Owner } from './ref.js';
 import type { ConversationSource, Listed, Payload, Row } from './source.js';
 
@@ -281,10 +283,10 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
 }
 
 /** The sources a target may live in: the profile or agent it names, else every source. */
-function candidates(
-  call: Extract<Call, { shape: 'scroll' | 'read' }>,
-  set: SourceSet,
-): ConversationSource[] {
+/** The questions about one conversation. */
+type OneCall = Extract<Call, { shape: 'scroll' | 'read' | 'overview' | 'messages' }>;
+
+function candidates(call: OneCall, set: SourceSet): ConversationSource[] {
   const t = call.target;
   let out = [...set.sources];
   if (t.agent !== undefined && t.agent !== 'hermes') {
@@ -309,7 +311,7 @@ function candidates(
   return out;
 }
 
-function one(call: Extract<Call, { shape: 'scroll' | 'read' }>, set: SourceSet): Payload {
+function one(call: OneCall, set: SourceSet): Payload {
   const t = call.target;
   if (call.shape === 'scroll' && (t.around === undefined || t.around === ''))
     throw new StoreError('scroll needs the message id to scroll around', 'no-message');
@@ -317,6 +319,8 @@ function one(call: Extract<Call, { shape: 'scroll' | 'read' }>, set: SourceSet):
   const extra = from.filter((s) => !set.sources.includes(s));
   const t2 = tagging(set.sources, set.tagAgent);
   const run = (s: ConversationSource, sid: string): Payload => {
+    if (call.shape === 'overview') return overviewOf(s, sid, call.all);
+    if (call.shape === 'messages') return messagesOf(s, sid, call);
     const p =
       call.shape === 'scroll'
         ? s.scroll(sid, t.around!, call.window ?? t.window, call.all)
@@ -351,13 +355,145 @@ function one(call: Extract<Call, { shape: 'scroll' | 'read' }>, set: SourceSet):
   }
 }
 
+/** Whose conversation a source's answer is about: agent (and profile) first in an answer. */
+function whose(s: ConversationSource, p: Payload): { agent: string; profile?: string } {
+  return s.id.kind === 'hermes'
+    ? { agent: 'hermes', profile: s.id.profile }
+    : { agent: String(p.agent ?? s.id.agents[0]) };
+}
+
+/** The call an MCP-connected agent runs to read this conversation. */
+function readCall(agent: string, sessionId: string, link: Json | undefined): string {
+  return agent === 'hermes' && typeof link === 'string'
+    ? `session_search(session_id=${JSON.stringify(link)})`
+    : `session_search(session_id=${JSON.stringify(sessionId)}, agent=${JSON.stringify(agent)})`;
+}
+
+function overviewOf(s: ConversationSource, sid: string, all?: boolean): Payload {
+  const p = s.overview(sid, all);
+  const w = whose(s, p);
+  const { session_id, agent: _a, ...facts } = p;
+  const id = String(session_id);
+  return {
+    success: true,
+    mode: 'overview',
+    session_id: id,
+    ...w,
+    ...facts,
+    resume: resumeOf(w.agent, id, w.profile, typeof p.folder === 'string' ? p.folder : null),
+    read_with: readCall(w.agent, id, p.link),
+  };
+}
+
+function messagesOf(
+  s: ConversationSource,
+  sid: string,
+  call: Extract<Call, { shape: 'messages' }>,
+): Payload {
+  const r = call.range;
+  const question = {
+    k: 'messages',
+    s: sid,
+    f: r.fromIndex ?? null,
+    t: r.toIndex ?? null,
+    fi: r.fromId ?? null,
+    ti: r.toId ?? null,
+    r: r.roles ?? null,
+    a: call.all ?? false,
+  };
+  const at = r.cursor ? readCursor(r.cursor, 'messages', question) : null;
+  const pos = at?.kind === 'messages' ? at : { at: 0, char: 0 };
+  const rows = s.range(sid, {
+    from: r.fromIndex ?? null,
+    to: r.toIndex ?? null,
+    ...(r.fromId !== undefined ? { fromId: r.fromId } : {}),
+    ...(r.toId !== undefined ? { toId: r.toId } : {}),
+    ...(r.roles ? { roles: r.roles } : {}),
+    at: pos.at,
+    take: r.limit,
+    ...(call.all ? { all: true } : {}),
+  });
+  // A cursor's message may have moved (the agent rewrote the session): continue from its start.
+  const first = rows.rows[0];
+  const char = first && first.index === pos.at ? pos.char : 0;
+  const page = budgetPage(rows.rows, r.limit, r.maxChars, char);
+  const w = whose(s, { agent: rows.agent ?? null });
+  const shown = page.messages;
+  const lo = shown.length > 0 ? (shown[0]!.index as number) : null;
+  const hi = shown.length > 0 ? (shown[shown.length - 1]!.index as number) : null;
+  const empty = rows.from > rows.to;
+  return {
+    success: true,
+    mode: 'messages',
+    session_id: rows.session_id,
+    ...w,
+    total: rows.total,
+    range: empty ? null : { from_index: rows.from, to_index: rows.to },
+    count: shown.length,
+    chars: page.chars,
+    messages: shown,
+    ...(page.next ? { next_cursor: makeCursor({ kind: 'messages', ...page.next }, question) } : {}),
+    message: empty
+      ? `The range is empty: the conversation has ${rows.total} messages (positions 0..${rows.total - 1}).`
+      : lo === null
+        ? 'No messages of the asked roles in the rest of this range.'
+        : `Messages at positions ${lo}..${hi} of ${rows.from}..${rows.to} (${rows.total} in the conversation).${page.next ? ' Pass next_cursor as cursor for the next page.' : ' That is the end of the range.'}`,
+  };
+}
+
+/** A page of conversations, most recently active first, with a cursor to the next. */
+function listPage(call: Extract<Call, { shape: 'list' }>, set: SourceSet): Payload {
+  // Relative dates (7d) move between calls: the cursor's question leaves them out.
+  const { after: _a, before: _b, ...fixed } = call.filters ?? {};
+  const question = { k: 'list', f: fixed, a: call.all ?? false };
+  const at = call.cursor ? readCursor(call.cursor, 'list', question) : null;
+  const offset = at?.kind === 'list' ? at.offset : 0;
+  const p = list(
+    {
+      shape: 'browse',
+      limit: call.limit + 1,
+      offset,
+      order: 'activity',
+      ...(call.all ? { all: true } : {}),
+      ...(call.filters ? { filters: call.filters } : {}),
+    },
+    set,
+  );
+  const rows = Array.isArray(p.results) ? p.results : [];
+  const results = rows.slice(0, call.limit);
+  const more = rows.length > call.limit;
+  const { success: _s, mode: _m, results: _r, count: _c, message: _t, ...rest } = p;
+  const n = results.length;
+  return {
+    success: true,
+    mode: 'list',
+    results,
+    count: n,
+    offset,
+    ...(more ? { next_cursor: makeCursor({ kind: 'list', offset: offset + n }, question) } : {}),
+    message:
+      n === 0
+        ? offset > 0
+          ? 'No more conversations.'
+          : 'No conversations match.'
+        : `Conversations ${offset + 1}..${offset + n}, most recently active first.${more ? ' Pass next_cursor as cursor for the next page.' : ' That is all of them.'}`,
+    ...rest,
+  };
+}
+
 /** The one recall entry point: a call, the sources to ask, the answer's JSON (or a thrown StoreError). */
 export function answer(call: Call, set: SourceSet): Payload {
-  if (set.sources.length === 0 && call.shape !== 'scroll' && call.shape !== 'read')
+  const aboutOne =
+    call.shape === 'scroll' ||
+    call.shape === 'read' ||
+    call.shape === 'overview' ||
+    call.shape === 'messages';
+  if (set.sources.length === 0 && !aboutOne)
     throw new StoreError(
       (set.skipped ?? []).map((s) => `${s.source}: ${s.error}`).join('; ') || 'no source to read',
       'not-found',
     );
+  if (call.shape === 'list') return listPage(call, set);
   return call.shape === 'browse' || call.shape === 'discover' ? list(call, set) : one(call, set);
 }
 

@@ -34,7 +34,37 @@ export type Call =
     }
   /** `all`: what was taken back (rewound, abandoned) too, marked as such. */
   | { shape: 'scroll'; target: Target; window?: number; all?: boolean }
-  | { shape: 'read'; target: Target; all?: boolean };
+  | { shape: 'read'; target: Target; all?: boolean }
+  /**
+   * A page of conversations with a cursor to the next (the browse list, ordered
+   * by activity; `cursor` is a previous page's `next_cursor`).
+   */
+  | {
+      shape: 'list';
+      limit: number;
+      cursor?: string;
+      all?: boolean;
+      filters?: Filters;
+    }
+  /** One conversation's facts: title, folder, model, counts, first prompt, lineage, resume. */
+  | { shape: 'overview'; target: Target; all?: boolean }
+  /** A conversation's messages by position or id, a page at a time within a character budget. */
+  | { shape: 'messages'; target: Target; range: MessageRange; all?: boolean };
+
+/** Which messages a `messages` call asks for; positions count from 0, bounds are inclusive. */
+export interface MessageRange {
+  fromIndex?: number;
+  toIndex?: number;
+  /** Bounds as message ids (a Hermes message id, another agent's anchor). */
+  fromId?: string;
+  toId?: string;
+  roles?: string[];
+  /** Messages per page. */
+  limit: number;
+  /** Characters of message text per page; a longer message is continued on the next page. */
+  maxChars: number;
+  cursor?: string;
+}
 
 /** The filters a call can carry, by the name every door's refusal uses. */
 export const FILTER_NAMES = ['source', 'after', 'before', 'cwd', 'model', 'exclude'] as const;

@@ -7,6 +7,7 @@
  */
 import { StoreError } from '../store/errors.js';
 import { sessionMeta } from '../store/lineage.js';
+import { overviewJson, rangeRows } from '../store/overview.js';
 import { readJson, recentJson, scrollJson, searchJson, type Json } from '../store/recall.js';
 import { sessionsByPrefix } from '../store/resolve.js';
 import { Store } from '../store/store.js';
@@ -19,6 +20,8 @@ import type {
   ListQuery,
   Listed,
   Payload,
+  RangeAsk,
+  RangeRows,
   Row,
 } from './source.js';
 
@@ -144,6 +147,14 @@ export class HermesSource implements ConversationSource {
 
   read(sessionId: string): Payload {
     return readJson(this.store, sessionId);
+  }
+
+  overview(sessionId: string): Payload {
+    return overviewJson(this.store, sessionId);
+  }
+
+  range(sessionId: string, q: RangeAsk): RangeRows {
+    return rangeRows(this.store, sessionId, q);
   }
 
   close(): void {

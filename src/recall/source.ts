@@ -58,6 +58,31 @@ export interface FindQuery {
   filters?: Filters;
 }
 
+/** Positions and bounds of a range question (positions count a read's messages from 0). */
+export interface RangeAsk {
+  from: number | null;
+  to: number | null;
+  fromId?: string;
+  toId?: string;
+  roles?: readonly string[];
+  /** The page starts here (a cursor's position), never before `from`. */
+  at: number;
+  take: number;
+  all?: boolean;
+}
+
+export interface RangeRows {
+  session_id: string;
+  /** Whose conversation (a source over several agents says which). */
+  agent?: string;
+  /** Messages in the conversation (as a read counts them). */
+  total: number;
+  /** The range's first and last position, bounds resolved. */
+  from: number;
+  to: number;
+  rows: Payload[];
+}
+
 export interface ConversationSource {
   readonly id: SourceId;
   /** The source in words (ref.ts sourceName). */
@@ -69,6 +94,10 @@ export interface ConversationSource {
   resolve(sessionId: string): string | null;
   scroll(sessionId: string, around: string, window?: number, all?: boolean): Payload;
   read(sessionId: string, all?: boolean): Payload;
+  /** The conversation's facts (store/overview.ts, agents/overview.ts shapes). */
+  overview(sessionId: string, all?: boolean): Payload;
+  /** Its messages by position (see RangeAsk), each with `index`; up to `take`+1 rows. */
+  range(sessionId: string, q: RangeAsk): RangeRows;
   /** Notes about the source (a degraded index, a replaced file), said once by the door. */
   readonly warnings: readonly string[];
   close(): void;

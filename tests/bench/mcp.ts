@@ -12,10 +12,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { sessionSearch } from '../../src/mcp/call.js';
 import { AgentIndex } from '../../src/mcp/agents.js';
+import type { Sources } from '../../src/mcp/call.js';
 import { StoreRegistry } from '../../src/mcp/stores.js';
-import { parseToolArgs } from '../../src/mcp/tool.js';
+import { findTool } from '../../src/mcp/tools.js';
 import { visibleMessage } from '../../src/store/sqlParts.js';
 import { Store } from '../../src/store/store.js';
 import { fmt, mb, median, percentile, row } from './stats.js';
@@ -37,9 +37,22 @@ function rssOf(pid: number): number {
 }
 
 /** The calls an agent makes, over the bench store's longest session. */
-function workload(
-  store: string,
-): { label: string; args: (i: number) => Record<string, unknown> }[] {
+interface Op {
+  label: string;
+  /** The tool called (session_search when absent). */
+  tool?: string;
+  args: (i: number) => Record<string, unknown>;
+}
+
+/** One call in-process: the registry's own parse and run, as the server dispatches it. */
+function runTool(name: string, args: Record<string, unknown>, from: Sources) {
+  const r = findTool(name)!.call(args, from);
+  if (!r.ok) throw new Error(r.error);
+  if (r.payload.success === false) throw new Error(String(r.payload.error));
+  return r.payload;
+}
+
+function workload(store: string, from: Sources): Op[] {
   const layout = Store.open(store);
   // Rewound and hidden rows never surface in a scroll: anchor only on messages that do.
   const visible = visibleMessage(layout.layout, 'm');
@@ -63,6 +76,7 @@ function workload(
     )
     .get() as { session_id: string };
   db.close();
+  const page2 = String(runTool('list_sessions', {}, from).next_cursor);
   return [
     { label: 'browse (limit 3)', args: () => ({}) },
     {
@@ -83,6 +97,32 @@ function workload(
       label: `read (head+tail of ${long.n.toLocaleString()})`,
       args: () => ({ session_id: long.session_id }),
     },
+    { label: 'list_sessions (limit 20)', tool: 'list_sessions', args: () => ({}) },
+    {
+      label: 'list_sessions, page 2 (cursor)',
+      tool: 'list_sessions',
+      args: () => ({ cursor: page2 }),
+    },
+    {
+      label: 'list_sessions model= after= (limit 20)',
+      tool: 'list_sessions',
+      args: () => ({ model: 'claude', after: '2020-01-01' }),
+    },
+    {
+      label: `session_overview (session of ${long.n.toLocaleString()})`,
+      tool: 'session_overview',
+      args: () => ({ session_id: long.session_id }),
+    },
+    {
+      label: `session_messages 50 from a position (of ${long.n.toLocaleString()})`,
+      tool: 'session_messages',
+      args: (i) => ({ session_id: long.session_id, from_index: (i * 997) % long.n }),
+    },
+    {
+      label: 'session_messages roles=user (8-20 messages)',
+      tool: 'session_messages',
+      args: () => ({ session_id: small.session_id, roles: ['user'] }),
+    },
   ];
 }
 
@@ -101,7 +141,6 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
     await client.connect(transport);
     return { client, transport };
   };
-  const ops = workload(input.store);
 
   console.log(`\n## MCP server (lookback mcp over stdio, SDK client; ${input.store})`);
   console.log('The machine is shared and noisy: read medians, not single runs.');
@@ -123,13 +162,12 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   const { client, transport } = await connect();
   const stores = new StoreRegistry(() => ({ path: input.store, profile: 'default' }));
   const agents = new AgentIndex();
-  const inProcess = (args: Record<string, unknown>) => {
-    const parsed = parseToolArgs(args);
-    if (!parsed.ok) throw new Error(parsed.error);
-    return sessionSearch(parsed.args, { stores, agents, narrowed: true });
-  };
-  const overMcp = async (args: Record<string, unknown>) => {
-    const r = await client.callTool({ name: 'session_search', arguments: args });
+  const from: Sources = { stores, agents, narrowed: true };
+  const ops = workload(input.store, from);
+  const inProcess = (op: Op, args: Record<string, unknown>) =>
+    runTool(op.tool ?? 'session_search', args, from);
+  const overMcp = async (op: Op, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name: op.tool ?? 'session_search', arguments: args });
     if (r.isError) throw new Error(JSON.stringify(r.content));
     return r;
   };
@@ -140,18 +178,18 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   const diffs: number[] = [];
   for (const op of ops) {
     for (let w = 0; w < 5; w++) {
-      inProcess(op.args(w));
-      await overMcp(op.args(w));
+      inProcess(op, op.args(w));
+      await overMcp(op, op.args(w));
     }
     const local: number[] = [];
     const remote: number[] = [];
     for (let i = 0; i < n; i++) {
       const args = op.args(i);
       let t = performance.now();
-      inProcess(args);
+      inProcess(op, args);
       local.push(performance.now() - t);
       t = performance.now();
-      await overMcp(args);
+      await overMcp(op, args);
       remote.push(performance.now() - t);
     }
     const d = median(remote) - median(local);
@@ -180,7 +218,7 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   const t = performance.now();
   for (let i = 1; i <= MEMORY_CALLS; i++) {
     const op = ops[i % ops.length]!;
-    await overMcp(op.args(i));
+    await overMcp(op, op.args(i));
     if (i % SAMPLE_EVERY === 0) samples.push({ calls: i, rss: rssOf(pid) });
   }
   const secs = (performance.now() - t) / 1000;

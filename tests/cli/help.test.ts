@@ -22,7 +22,10 @@ describe('help', () => {
     expect(search).toContain('--sort ORDER');
     expect(search).toContain('--roles LIST');
     expect(lookback(['scroll', '--help']).stdout).toContain('--window N');
-  });
+    expect(lookback(['messages', '--help']).stdout).toContain('--max-chars N');
+    expect(lookback(['list', '--help']).stdout).toContain('--cursor C');
+    // Two processes per subcommand: slow on a loaded machine.
+  }, 120_000);
 
   it('the global help lists every subcommand', () => {
     const r = lookback(['--help']);

@@ -158,6 +158,28 @@ describe('lookback sync --host over a real sshd', () => {
         query: 'double-charge',
       });
       expect((claude.json.results as Obj[])[0]!.session_id).toBe(IDS.claude);
+      // The reading tools reach the host too, and answer as the command line's --host.
+      const cli = (args: string[]) => json([...args, '--host', 'remote-box']).body;
+      const list = await call(server, { host: 'remote-box', limit: 3 }, 'list_sessions');
+      expect(list.isError, list.text).toBe(false);
+      expect(list.json).toEqual(cli(['list', '--limit', '3']));
+      expect((list.json.results as Obj[]).every((r) => r.host === 'remote-box')).toBe(true);
+      const over = await call(
+        server,
+        { host: 'remote-box', session_id: IDS.claude, agent: 'claude' },
+        'session_overview',
+      );
+      expect(over.json).toEqual(cli(['overview', IDS.claude, '--agent', 'claude']));
+      expect(over.json).toMatchObject({ host: 'remote-box', agent: 'claude' });
+      const msgs = await call(
+        server,
+        { host: 'remote-box', session_id: IDS.claude, agent: 'claude', roles: ['user'] },
+        'session_messages',
+      );
+      expect(msgs.json).toEqual(
+        cli(['messages', IDS.claude, '--agent', 'claude', '--roles', 'user']),
+      );
+      expect((msgs.json.messages as Obj[])[0]!.content).toBe('why does checkout double-charge?');
       const never = await call(server, { host: 'never-synced-box' });
       expect(never.isError).toBe(true);
       expect(never.text).toContain('never-synced-box has not been synced');

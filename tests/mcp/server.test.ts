@@ -85,7 +85,14 @@ describe('the handshake', () => {
     });
     expect(server.client.getInstructions()).toContain('session_search');
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['session_search', 'stats']);
+    // session_search first, the reading tools after it (tests/mcp/tools.test.ts calls each).
+    expect(tools.map((t) => t.name)).toEqual([
+      'session_search',
+      'list_sessions',
+      'session_overview',
+      'session_messages',
+      'stats',
+    ]);
     const tool = tools[0]!;
     expect(tool.annotations?.readOnlyHint).toBe(true);
     expect(tool.inputSchema.type).toBe('object');

@@ -241,6 +241,32 @@ describe('the command line and MCP', () => {
     );
   }, 120_000);
 
+  it('MCP list_sessions, session_overview and session_messages(profile=…) answer as the command line', async () => {
+    const cli = (args: string[]) => lookback([...args, '--profile', 'pg30c', '--json'], env).json();
+    const page = await call(server, { profile: 'pg30c', limit: 5 }, 'list_sessions');
+    expect(page.isError, page.text).toBe(false);
+    expect(page.json).toEqual(cli(['list', '--limit', '5']));
+    const next = await call(
+      server,
+      { profile: 'pg30c', limit: 5, cursor: page.json.next_cursor },
+      'list_sessions',
+    );
+    expect(next.json).toEqual(
+      cli(['list', '--limit', '5', '--cursor', String(page.json.next_cursor)]),
+    );
+    const sid = String((page.json.results as Obj[])[0]!.session_id);
+    const over = await call(server, { profile: 'pg30c', session_id: sid }, 'session_overview');
+    expect(over.json).toEqual(cli(['overview', sid]));
+    expect(over.json).toMatchObject({ profile: 'pg30c', session_id: sid, agent: 'hermes' });
+    const msgs = await call(
+      server,
+      { profile: 'pg30c', session_id: sid, limit: 4, max_chars: 2000 },
+      'session_messages',
+    );
+    expect(msgs.json).toEqual(cli(['messages', sid, '--limit', '4', '--max-chars', '2000']));
+    expect(msgs.json.total).toBe(over.json.message_count);
+  }, 120_000);
+
   it('--all-profiles reaches every PostgreSQL profile', () => {
     const out = lookback(['recent', '--all-profiles', '--limit', '400', '--json'], env).json();
     expect(out.profiles).toEqual(['pg16', 'pg26', 'pg30', 'pg30c', 'pg6']);
