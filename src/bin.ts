@@ -31,6 +31,8 @@ async function run(): Promise<void> {
     mcp: async () => (await parts()).lazy.mcp(),
     agents: async () => (await parts()).lazy.agents(),
     hosts: async () => (await parts()).lazy.hosts(),
+    stats: async () => (await parts()).lazy.stats(),
+    semantic: async () => (await parts()).lazy.semantic(),
     app: async () => (await import('./cli/lazyApp.js')).loadApp(),
   } satisfies Lazy['lazy'] & { app: unknown };
   const hash = typeof __LOOKBACK_CLI_HASH__ === 'string' ? __LOOKBACK_CLI_HASH__ : undefined;
