@@ -210,7 +210,7 @@ describe('over stdio', () => {
     const r = await send(toolCall(30, c.name, c.args));
     expect(r.result?.isError).toBe(true);
     expect(r.result?.structuredContent).toEqual({ success: false, error: c.error });
-    expect((await send(JSON.stringify(LIST))).result?.tools).toHaveLength(4);
+    expect((await send(JSON.stringify(LIST))).result?.tools).toHaveLength(5);
   });
 
   it('a line over a megabyte is refused as it arrives, and the next one is answered', async () => {
