@@ -105,6 +105,8 @@ class StoreWriter {
       const columns = columnsFromDb(mem);
       this.mirror = openMirror(this.file, { columns, rebuild: true, aside: true });
       this.mirror.begin();
+      // A first copy builds its full-text indexes once, after the rows (done()).
+      this.mirror.deferIndexes();
     } finally {
       mem.close();
     }
@@ -165,6 +167,7 @@ class StoreWriter {
     const m = this.m;
     if (!this.same) m.deleteSessions([...m.sessionIds()].filter((id) => !this.seen.has(id)));
     if (this.widened) m.setMeta(RESET_NEXT, '1');
+    m.indexNow();
     m.commit();
     m.publish();
     const counts = m.counts();

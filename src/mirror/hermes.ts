@@ -91,6 +91,47 @@ function columnsKey(cols: MirrorColumns): string {
   return `s=${part(cols.sessions)};m=${part(cols.messages)}`;
 }
 
+/** The triggers that keep both full-text indexes as rows change. */
+const FTS_TRIGGERS = `
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages
+WHEN old.content IS NOT new.content OR old.tool_name IS NOT new.tool_name
+  OR old.tool_calls IS NOT new.tool_calls
+BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages WHEN new.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages WHEN old.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_update_old AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
+WHEN old.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_update_new AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
+WHEN new.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+`;
+
+const FTS_TRIGGER_NAMES = [...FTS_TRIGGERS.matchAll(/CREATE TRIGGER (\w+)/g)].map((m) => m[1]!);
+
 function ddl(cols: MirrorColumns, schemaVersion: number | null): string {
   const colDefs = (cs: readonly ColumnSpec[], key: string, keyType: string) =>
     cs
@@ -119,45 +160,10 @@ CREATE INDEX idx_messages_session ON messages(session_id, timestamp);
 CREATE INDEX idx_messages_session_id ON messages(session_id, id);
 CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls,
   content='messages', content_rowid='id');
-CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
-CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages
-WHEN old.content IS NOT new.content OR old.tool_name IS NOT new.tool_name
-  OR old.tool_calls IS NOT new.tool_calls
-BEGIN
-  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
 CREATE VIEW messages_fts_trigram_src AS ${trigramSrc};
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls,
   content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram');
-CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages WHEN new.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
-CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages WHEN old.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER messages_fts_trigram_update_old AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
-WHEN old.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER messages_fts_trigram_update_new AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
-WHEN new.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
-`;
+${FTS_TRIGGERS}`;
 }
 
 /** A value SQLite can bind: booleans as 0/1, objects (a driver's JSON or dates) as text. */
@@ -427,6 +433,27 @@ export class HermesMirror {
   hasColumn(table: 'sessions' | 'messages', name: string): boolean {
     return (table === 'sessions' ? this.sessionCols : this.messageCols).has(name);
   }
+
+  /**
+   * For a first copy: rows go in without the full-text triggers, and both
+   * indexes are built once in `indexNow()` (in the same transaction), which is
+   * faster than keeping them row by row.
+   */
+  deferIndexes(): void {
+    for (const name of FTS_TRIGGER_NAMES) this.db.exec(`DROP TRIGGER IF EXISTS ${name}`);
+    this.deferred = true;
+  }
+
+  /** Builds the indexes deferred by `deferIndexes()` and puts their triggers back. */
+  indexNow(): void {
+    if (!this.deferred) return;
+    this.db.exec(FTS_TRIGGERS);
+    this.db.exec(`INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')`);
+    this.db.exec(`INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild')`);
+    this.deferred = false;
+  }
+
+  private deferred = false;
 
   /** A mirror built aside takes the file's place (after its first commit). */
   publish(): void {
