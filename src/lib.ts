@@ -27,13 +27,16 @@ export { StoreError as LookbackError };
 /**
  * Which sources to read. With none of the keys, every source the command line
  * would read: the Hermes store it picks and every other agent whose history is
- * on this machine. `agent` narrows to Hermes, one agent, or `all`.
+ * on this machine. `agent` narrows to Hermes, one agent, or `all`. `host`
+ * (an ssh destination synced with `lookback sync --host`, or `all`) reads that
+ * machine's mirrored sources instead, every result carrying `host`; a link
+ * that names its host (`@session:PROFILE@HOST/ID`) reads that host by itself.
  */
 export type Where =
   | { path: string; profile?: string; agent?: string }
-  | { profile: string; agent?: string }
-  | { allProfiles: true }
-  | { agent?: string };
+  | { profile: string; agent?: string; host?: string }
+  | { allProfiles: true; host?: string }
+  | { agent?: string; host?: string };
 
 export interface Lookback {
   /** Recent conversations, newest activity first (`lookback recent --json`). */
@@ -55,15 +58,18 @@ export interface Lookback {
  * long-lived caller never blocks the agent's maintenance. Throws a LookbackError.
  */
 export function openStore(where: Where = {}, ctx: ProfileContext = {}): Lookback {
-  if ('allProfiles' in where && where.allProfiles) return Operations.allProfiles(ctx);
+  const host = 'host' in where ? where.host : undefined;
+  if ('allProfiles' in where && where.allProfiles && host === undefined)
+    return Operations.allProfiles(ctx);
   const path = 'path' in where ? where.path : undefined;
   const profile = 'profile' in where ? where.profile : undefined;
   const agent = 'agent' in where ? where.agent : undefined;
+  const on = host !== undefined ? { host } : {};
   const sel = path
     ? { db: path, dbProfile: profile, agent }
     : profile !== undefined
-      ? { profile, agent }
-      : { agent };
+      ? { profile, agent, ...on }
+      : { agent, ...on };
   try {
     return Operations.select(sel, ctx);
   } catch (err) {

@@ -11,6 +11,7 @@
  * to be told the directory.
  */
 import { agentResumeArgv } from '../anchors/agentForms.js';
+import { remoteResumeArgv } from '../hosts/resume.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
 export const RESUME_ENV = 'LOOKBACK_RESUME';
@@ -32,6 +33,8 @@ export interface ResumeTarget {
   agent?: string;
   /** The session's working directory, when the store knows it. */
   cwd?: string | null;
+  /** The machine the conversation is on (src/hosts): the command runs there over `ssh -t`. */
+  host?: string;
 }
 
 /**
@@ -101,6 +104,30 @@ function shown(word: string): string {
 export function resumeCommand(
   target: ResumeTarget,
   options: { env?: NodeJS.ProcessEnv; configTemplate?: string | null } = {},
+): ResumePlan {
+  const plan = localCommand(target, options);
+  if (!plan.ok || target.host === undefined) return plan;
+  // Another machine's conversation: the same command, there, in its folder there.
+  let remote: ReturnType<typeof remoteResumeArgv>;
+  try {
+    remote = remoteResumeArgv(
+      target.host,
+      plan.argv,
+      plan.cwd,
+      plan.cwdOptional === true,
+      options.env ?? {},
+    );
+  } catch (err) {
+    return { ok: false, error: `cannot resume: ${(err as Error).message}` };
+  }
+  // The folder is the remote's: nothing to check or change into here.
+  return { ok: true, argv: remote.argv, display: remote.argv.map(shown).join(' ') };
+}
+
+/** The command on the conversation's own machine. */
+function localCommand(
+  target: ResumeTarget,
+  options: { env?: NodeJS.ProcessEnv; configTemplate?: string | null },
 ): ResumePlan {
   const id = target.sessionId.trim();
   if (id === '' || sanitizeLine(id) !== id)

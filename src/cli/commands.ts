@@ -7,7 +7,7 @@ import { MAX_EXCLUDED } from '../store/filters.js';
 import { answer } from '../recall/answer.js';
 import type { Call, MessageRange } from '../recall/call.js';
 import { listLimit, maxChars, messagesLimit } from '../recall/limits.js';
-import { chooseSources, type Selection } from '../recall/sources.js';
+import { chooseSources, selectionFor, type Selection } from '../recall/sources.js';
 import { parseTarget, TargetError } from '../recall/target.js';
 import { progressBar } from '../agents/progress.js';
 import { parseSourceDirs, AgentUsageError } from '../agents/sourceDirs.js';
@@ -22,7 +22,6 @@ import { lazy } from './lazy.js';
 import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
 import { loadApp } from './lazyApp.js';
 import { UsageError } from './usage.js';
-import { hookFailure, hookPayload } from './answerHook.js';
 
 export { UsageError };
 
@@ -130,6 +129,8 @@ async function selection(flags: Flags): Promise<Selection> {
     throw new UsageError(
       '--all-profiles reads every profile: leave out --db, --profile and --demo',
     );
+  if (flags.host !== undefined && (flags.db || flags.demo))
+    throw new UsageError('--host reads a synced machine; leave out --db and --demo');
   if (flags.demo) {
     const choice = await chooseStore(flags);
     return { db: choice.path, dbProfile: choice.profile, agent: flags.agent };
@@ -141,14 +142,13 @@ async function selection(flags: Flags): Promise<Selection> {
     agent: flags.agent,
     allProfiles: flags.allProfiles,
     sourceDirs: parseSourceDirs(flags.sourceDir),
+    host: flags.host,
   };
 }
 
 export { inertJson };
 
-function emit(flags: Flags, kind: Subcommand, answer: Record<string, Json>): void {
-  const payload = hookPayload(kind, answer);
-  if (!payload) return;
+function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): void {
   if (flags.json) process.stdout.write(inertJson(payload) + '\n');
   else printText(kind, payload);
 }
@@ -180,19 +180,18 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
     const { runStats } = await lazy.stats();
     return runStats(rest, flags);
   }
-  // Other machines (src/hosts): `sync`, `hosts`, and `--host` on the recall commands.
-  const hostLink =
-    (cmd === 'scroll' || cmd === 'read' || cmd === 'overview' || cmd === 'messages') &&
-    /^@session:[^/@\s]*@[^/\s]+\//.test(rest[0] ?? '');
-  if (cmd === 'sync' || cmd === 'hosts' || flags.host !== undefined || hostLink) {
+  // Other machines (src/hosts): `sync` and `hosts`; `--host` on the recall commands picks their sources.
+  if (cmd === 'sync' || cmd === 'hosts') {
     const { runHosts, HostUsageError } = await lazy.hosts();
     try {
-      return await runHosts(cmd, rest, flags, (f, args) => runCommand([cmd, ...args], f));
+      return await runHosts(cmd, rest, flags);
     } catch (err) {
       if (err instanceof HostUsageError) throw new UsageError(err.message);
       throw err;
     }
   }
+  if (flags.host !== undefined && !['recent', 'search', 'scroll', 'read'].includes(cmd))
+    throw new UsageError(`--host is for recent, search, scroll and read (and sync), not ${cmd}`);
   if (cmd === 'profiles') {
     const profiles = profileList();
     if (flags.json) process.stdout.write(JSON.stringify({ success: true, profiles }) + '\n');
@@ -206,7 +205,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   if (cmd === 'index' || cmd === 'sources') return indexCommands(cmd, rest, flags);
   const call = parseArgs(cmd, rest, flags);
   const semantic = cmd === 'search' ? semanticFlags(call, flags) : null;
-  const sel = await selection(flags);
+  const sel = selectionFor(await selection(flags), call);
   let set: ReturnType<typeof chooseSources> | undefined;
   const bar = progressBar();
   try {
@@ -235,6 +234,8 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
       for (const r of asLines(payload.refused)) process.stderr.write(`lookback: ${r}\n`);
       for (const r of asLines(payload.skipped))
         process.stderr.write(`lookback: warning: skipped ${r}\n`);
+      for (const r of asLines(payload.host_errors))
+        process.stderr.write(`lookback: warning: ${r}\n`);
     }
     emit(flags, cmd, payload);
     return 0;
@@ -245,7 +246,6 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
       err instanceof StoreError || (err as Error)?.name === 'EmbedError'
         ? (err as Error).message
         : `unexpected error: ${(err as Error)?.message ?? err}`;
-    if (hookFailure(message)) return 1;
     if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
     else process.stderr.write(`lookback: ${sanitizeLine(message)}\n`);
     return 1;
@@ -283,7 +283,9 @@ function asLines(v: Json | undefined): string[] {
     typeof x === 'string'
       ? sanitizeLine(x)
       : x && typeof x === 'object' && !Array.isArray(x)
-        ? sanitizeLine(`${String(x.profile ?? x.agent ?? '')}: ${String(x.error ?? '')}`)
+        ? sanitizeLine(
+            `${String(x.profile ?? x.agent ?? x.host ?? '')}${x.host !== undefined && (x.profile ?? x.agent) !== undefined ? ` on ${String(x.host)}` : ''}: ${String(x.error ?? '')}`,
+          )
         : '',
   );
 }
@@ -389,7 +391,10 @@ function parseArgs(cmd: Recall, rest: string[], flags: Flags): Call {
       `--all-profiles is for recent, search and list; ${cmd} takes a link (@session:PROFILE/ID) to read another profile`,
     );
   const scope = flags.agent?.trim().toLowerCase();
-  const given = scope && scope !== 'all' ? { agent: scope } : {};
+  const given = {
+    ...(scope && scope !== 'all' ? { agent: scope } : {}),
+    ...(flags.host !== undefined ? { host: flags.host } : {}),
+  };
   switch (cmd) {
     case 'recent': {
       expectArgs(cmd, rest, 0, '');

@@ -7,9 +7,11 @@
 import { answer, type SourceSet } from '../recall/answer.js';
 import type { Call } from '../recall/call.js';
 import { HermesSource } from '../recall/hermes.js';
-import { chooseSources, profileOpener, type Selection } from '../recall/sources.js';
+import { chooseSources, profileOpener, selectionFor, type Selection } from '../recall/sources.js';
 import { parseTarget } from '../recall/target.js';
 import type { Json } from '../store/recall.js';
+import { StoreError } from '../store/errors.js';
+import { UsageError } from './usage.js';
 import type { Store } from '../store/store.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 
@@ -50,7 +52,12 @@ export interface ProfileContext {
 type Set = SourceSet & { close(): void };
 
 export class Operations {
-  constructor(private readonly set: Set) {}
+  /** `sel` and `ctx`: to read the machine a host link names when the set is this machine's. */
+  constructor(
+    private readonly set: Set,
+    private readonly sel?: Selection,
+    private readonly ctx: ProfileContext = {},
+  ) {}
 
   /** One store, as given. */
   static one(store: Store, ctx: ProfileContext = {}): Operations {
@@ -64,7 +71,7 @@ export class Operations {
 
   /** The sources `sel` selects (every source found when it names none). */
   static select(sel: Selection, ctx: ProfileContext = {}): Operations {
-    return new Operations(chooseSources(sel, ctx));
+    return new Operations(chooseSources(sel, ctx), sel, ctx);
   }
 
   static allProfiles(ctx: ProfileContext = {}): Operations {
@@ -118,6 +125,20 @@ export class Operations {
   }
 
   private ask(call: Call): Answer {
-    return answer(call, this.set);
+    const sel = this.sel ? selectionFor(this.sel, call) : undefined;
+    if (!sel || sel === this.sel) return answer(call, this.set);
+    // A link to another machine: that machine's sources, for this call.
+    let set: Set;
+    try {
+      set = chooseSources(sel, this.ctx);
+    } catch (err) {
+      if (err instanceof UsageError) throw new StoreError(err.message, 'query');
+      throw err;
+    }
+    try {
+      return answer(call, set);
+    } finally {
+      set.close();
+    }
   }
 }

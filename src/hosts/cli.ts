@@ -1,45 +1,31 @@
 /**
- * The command line over other machines: `lookback sync --host NAME|all`,
- * `lookback hosts`, and `--host NAME|all` on recent, search, scroll and read.
- * A host's answer is the ordinary answer computed over its mirror (HOME and the
- * index switched to the host's, hostEnv), tagged with the host on the way out
- * (src/cli/answerHook.ts); `--host all` asks every synced host and merges.
+ * The command line over other machines: `lookback sync --host NAME|all` and
+ * `lookback hosts`. `--host NAME|all` on recent, search, scroll and read is
+ * not here: a synced host's mirror is a set of recall sources
+ * (src/hosts/sources.ts) the core chooses like this machine's.
  */
 import { inertJson, type Flags } from '../cli/commands.js';
-import { withAnswerHook } from '../cli/answerHook.js';
-import { printText } from '../cli/text.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { hostSummary } from './summary.js';
-import { HostUsageError, checkHostName, hostEnv } from './paths.js';
+import { HostUsageError, checkHostName } from './paths.js';
 import { HostError } from './ssh.js';
-import { splitHostLink, tagHost } from './tag.js';
-import { knownHosts, readState, syncHost } from './sync.js';
+import { knownHosts, syncHost } from './sync.js';
 
 export { HostUsageError };
 
 type Payload = Record<string, Json>;
-
-/** The commands about one conversation: the first host that holds it answers. */
-const ONE = new Set(['scroll', 'read', 'overview', 'messages']);
 
 function say(flags: Flags, line: string): void {
   if (!flags.json) process.stderr.write(`lookback: ${sanitizeLine(line)}\n`);
 }
 
 export async function runHosts(
-  cmd: string,
+  cmd: 'sync' | 'hosts',
   rest: string[],
   flags: Flags,
-  rerun: (f: Flags, args: string[]) => Promise<number>,
 ): Promise<number> {
-  if (cmd === 'sync') return sync(rest, flags);
-  if (cmd === 'hosts') return hosts(rest, flags);
-  if (!['recent', 'search', 'scroll', 'read', 'list', 'overview', 'messages'].includes(cmd))
-    throw new HostUsageError(
-      `--host is for recent, search, scroll, read, list, overview and messages (and sync), not ${cmd}`,
-    );
-  return recall(cmd, rest, flags, rerun);
+  return cmd === 'sync' ? sync(rest, flags) : hosts(rest, flags);
 }
 
 function hostsOf(value: string | undefined, what: string): string[] {
@@ -128,139 +114,4 @@ function hosts(rest: string[], flags: Flags): number {
       process.stdout.write(`  ! last sync failed: ${sanitizeLine(String(h.last_error))}\n`);
   }
   return 0;
-}
-
-/** Runs `run` with process.env replaced by `env` (this process answers one command). */
-async function withEnv<T>(env: NodeJS.ProcessEnv, run: () => Promise<T>): Promise<T> {
-  const saved = { ...process.env };
-  const swap = (to: NodeJS.ProcessEnv) => {
-    for (const k of Object.keys(process.env)) delete process.env[k];
-    Object.assign(process.env, to);
-  };
-  swap(env);
-  try {
-    return await run();
-  } finally {
-    swap(saved);
-  }
-}
-
-async function ask(
-  host: string,
-  rest: string[],
-  flags: Flags,
-  cmd: string,
-  rerun: (f: Flags, args: string[]) => Promise<number>,
-): Promise<{ payload: Payload | null; error: string | null; code: number }> {
-  let payload: Payload | null = null;
-  let error: string | null = null;
-  const code = await withEnv(hostEnv(host), () =>
-    withAnswerHook(
-      {
-        payload: (_kind, p) => {
-          payload = tagHost(p, host, flags.agent);
-          return null;
-        },
-        failure: (m) => {
-          error = m;
-          return true;
-        },
-      },
-      () => rerun({ ...flags, host: undefined }, rest),
-    ),
-  );
-  return { payload, error, code };
-}
-
-async function recall(
-  cmd: string,
-  rest: string[],
-  flags: Flags,
-  rerun: (f: Flags, args: string[]) => Promise<number>,
-): Promise<number> {
-  let args = rest;
-  let value = flags.host;
-  // A link that names its host answers from that host's mirror.
-  const link = splitHostLink(rest[0] ?? '');
-  if (link && ONE.has(cmd)) {
-    if (value !== undefined && value.trim() !== link.host)
-      throw new HostUsageError(
-        `the link names host ${link.host} but --host is ${value}; pass one of them`,
-      );
-    args = [link.link, ...rest.slice(1)];
-    value = link.host;
-  }
-  const names = hostsOf(value, cmd);
-  const all = value?.trim() === 'all';
-  const errors: Payload[] = [];
-  for (const host of names) {
-    const state = readState(host);
-    if (!state) {
-      const message = `host ${host} has not been synced: lookback sync --host ${host}`;
-      if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
-      else say(flags, message);
-      return 1;
-    }
-    if (state.last_error)
-      errors.push({
-        host,
-        error: `last sync failed (${state.last_error}); showing what was read ${state.last_ok_at ?? 'never'}`,
-      });
-  }
-  if (names.length === 0) {
-    const message = 'no host synced yet: lookback sync --host NAME';
-    if (flags.json) process.stdout.write(inertJson({ success: false, error: message }) + '\n');
-    else say(flags, message);
-    return 1;
-  }
-  const answers: Payload[] = [];
-  for (const host of names) {
-    const a = await ask(host, args, flags, cmd, rerun);
-    if (a.payload) answers.push(a.payload);
-    else errors.push({ host, error: a.error ?? `exit ${a.code}` });
-    // scroll and read: the first host that holds the conversation answers.
-    if (a.payload && ONE.has(cmd)) break;
-  }
-  for (const e of errors) say(flags, `warning: ${String(e.host)}: ${String(e.error)}`);
-  if (answers.length === 0) {
-    const message = errors.map((e) => `${String(e.host)}: ${String(e.error)}`).join('; ');
-    if (flags.json)
-      process.stdout.write(
-        inertJson({ success: false, error: message, host_errors: errors }) + '\n',
-      );
-    return 1;
-  }
-  const merged = all ? merge(cmd, answers, flags) : answers[0]!;
-  const payload: Payload = errors.length > 0 ? { ...merged, host_errors: errors } : merged;
-  if (flags.json) process.stdout.write(inertJson(payload) + '\n');
-  else {
-    printText(cmd, payload);
-  }
-  return 0;
-}
-
-function merge(cmd: string, answers: Payload[], flags: Flags): Payload {
-  if (ONE.has(cmd) || answers.length === 1) return answers[0]!;
-  // Pages of several hosts do not continue one list: the merged page has no cursor.
-  if (cmd === 'list') {
-    const { next_cursor: _n, ...rest } = merge('recent', answers, flags);
-    return { ...rest, mode: 'list' };
-  }
-  const lists = answers.map((a) => (Array.isArray(a.results) ? (a.results as Payload[]) : []));
-  let results: Payload[] = [];
-  const limit = flags.limit !== undefined ? Number(flags.limit) : cmd === 'recent' ? 20 : 10;
-  if (cmd === 'recent')
-    results = lists.flat().sort((a, b) => Number(b.last_active ?? 0) - Number(a.last_active ?? 0));
-  else if (!flags.sort || flags.sort === 'relevance')
-    // Scores of two hosts' indexes do not compare: take turns.
-    for (let i = 0; i < Math.max(...lists.map((l) => l.length)); i++)
-      for (const l of lists)
-        if (l[i]) results.push(l[i]!);
-        else {
-          const dir = flags.sort === 'newest' ? -1 : 1;
-          results = lists.flat().sort((x, y) => dir * String(x.when).localeCompare(String(y.when)));
-        }
-  results = results.slice(0, limit);
-  const { host: _h, ...first } = answers[0]!;
-  return { ...first, host: 'all', results, count: results.length };
 }

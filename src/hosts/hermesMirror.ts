@@ -1,16 +1,18 @@
 /**
- * Writes the remote Hermes rows into a local SQLite file in the remote store's
- * own schema (its `sqlite_master` statements, FTS tables and triggers included,
- * so the mirror's full-text index is kept by the same triggers as the agent's),
- * at the same path under the host's mirror home. All-or-nothing per store: a
- * first copy is built beside and renamed into place; a later sync is one
- * transaction, committed when the remote says the store is done. The watermark
- * is the mirror's own `max(id)`, so it can never run ahead of what was written.
+ * The remote Hermes rows into lookback's mirror of each store (src/mirror/hermes.ts,
+ * the one writer the PostgreSQL feed uses too), at the store's own path under
+ * the host's mirror home: the remote's `sessions` and `messages` columns, as
+ * its schema declares them, and lookback's own full-text indexes kept by
+ * triggers. All-or-nothing per store: a first copy is built beside and put in
+ * place after it is committed; a later sync is one transaction, committed when
+ * the remote says the store is done. The watermark is the mirror's own
+ * `max(id)`, so it can never run ahead of what was written.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { HermesMirror, columnsFromDb, openMirror, type Row } from '../mirror/hermes.js';
 import { HERMES_SCRIPT, HERMES_SHELL, type HermesLine } from './remoteHermes.js';
 import { HostError, runRemote } from './ssh.js';
 
@@ -22,8 +24,6 @@ export interface HermesReport {
   bytes: number;
 }
 
-type Row = unknown[];
-
 function value(v: unknown): unknown {
   if (v && typeof v === 'object' && '$b64' in v)
     return Buffer.from(String((v as { $b64: string }).$b64), 'base64');
@@ -31,10 +31,11 @@ function value(v: unknown): unknown {
   return v;
 }
 
-/** The tables FTS5 creates itself beside a virtual table `<name>`: `<name>_data` and so on. */
-const SHADOW = ['data', 'idx', 'content', 'docsize', 'config'];
+/** Rows applied per statement batch inside the store's one transaction. */
+const BATCH = 500;
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** The mirror's note that the remote grew columns it lacks: the next sync rebuilds it. */
+const RESET_NEXT = 'reset_next';
 
 /** What the mirror of each store already holds: the request the remote script reads. */
 type Known = { schema: boolean; watermark: number; digest: string };
@@ -47,26 +48,33 @@ function request(home: string, digests: Record<string, string>): Record<string, 
     try {
       const db = new Database(file, { readonly: true, fileMustExist: true });
       try {
+        // Only a mirror this writer made (and not marked for a rebuild) is continued.
+        const reset = db
+          .prepare(`SELECT value FROM lookback_mirror WHERE key = ?`)
+          .pluck()
+          .get(RESET_NEXT);
+        if (reset !== undefined) continue;
         const row = db.prepare('SELECT max(id) AS m FROM messages').get() as { m: number | null };
         out[rel] = { schema: true, watermark: row.m ?? 0, digest: digests[rel] ?? '' };
       } finally {
         db.close();
       }
     } catch {
-      /* unreadable mirror: the remote sends everything and it is rebuilt */
+      /* unreadable or foreign mirror: the remote sends everything and it is rebuilt */
     }
   }
   return out;
 }
 
 class StoreWriter {
-  private db: Database.Database;
-  private readonly part: string | null;
+  private mirror: HermesMirror | null = null;
   private sessionCols: string[] = [];
   private messageCols: string[] = [];
-  private upsertSession: Database.Statement | null = null;
-  private insertMessage: Database.Statement | null = null;
+  private sessionRows: Row[] = [];
+  private messageRows: Row[] = [];
   private readonly seen = new Set<string>();
+  /** The remote has columns this mirror lacks: marked, so the next sync rebuilds it. */
+  private widened = false;
   /** The sessions were as last time: none was sent, so none is pruned. */
   same = false;
   digest: string | null = null;
@@ -76,99 +84,106 @@ class StoreWriter {
     private readonly file: string,
     fresh: boolean,
   ) {
-    mkdirSync(dirname(file), { recursive: true });
-    this.part = fresh ? `${file}.lookback-part` : null;
-    if (this.part) rmSync(this.part, { force: true });
-    this.db = new Database(this.part ?? file);
-    this.db.pragma('foreign_keys = OFF');
-    this.db.pragma('journal_mode = DELETE');
-    this.db.exec('BEGIN IMMEDIATE');
+    if (fresh) return;
+    const columns = HermesMirror.columnsOf(file);
+    if (!columns) throw new Error(`${file} is not a mirror lookback made`);
+    this.mirror = openMirror(file, { columns });
+    this.mirror.begin();
   }
 
+  private get m(): HermesMirror {
+    if (!this.mirror) throw new Error('the remote sent rows before the store schema');
+    return this.mirror;
+  }
+
+  /** The remote's own CREATE TABLE statements, run in memory, say its columns and their types. */
   schema(rows: [string, string, string, string][]): void {
-    const virtual = rows
-      .filter(([type, , , sql]) => type === 'table' && /^CREATE VIRTUAL TABLE/i.test(sql))
-      .map(([, name]) => name);
-    for (const [type, name, , sql] of rows) {
-      if (name.startsWith('sqlite_')) continue;
-      // FTS5 makes its own shadow tables with the virtual table.
-      if (type === 'table' && virtual.some((v) => SHADOW.some((x) => name === `${v}_${x}`)))
-        continue;
-      this.db.exec(sql);
+    const mem = new Database(':memory:');
+    try {
+      for (const [type, name, , sql] of rows)
+        if (type === 'table' && (name === 'sessions' || name === 'messages')) mem.exec(sql);
+      const columns = columnsFromDb(mem);
+      this.mirror = openMirror(this.file, { columns, rebuild: true, aside: true });
+      this.mirror.begin();
+      // A first copy builds its full-text indexes once, after the rows (done()).
+      this.mirror.deferIndexes();
+    } finally {
+      mem.close();
     }
   }
 
-  table(name: string, cols: string[], rows: Row[]): void {
-    if (!this.hasTable(name)) return;
-    this.db.exec(`DELETE FROM ${q(name)}`);
-    const ins = this.db.prepare(
-      `INSERT INTO ${q(name)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-    );
-    for (const r of rows) ins.run(...r.map(value));
+  table(name: string, cols: string[], rows: unknown[][]): void {
+    // The mirror keeps its own complete full-text index: the remote's index status
+    // (state_meta) does not apply to it; its schema number does.
+    if (name !== 'schema_version') return;
+    const v = rows[0]?.[cols.indexOf('version')];
+    this.m.setSchemaVersion(typeof v === 'number' ? v : null);
   }
 
-  private hasTable(name: string): boolean {
-    return !!this.db
-      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
-      .get(name);
+  private widen(table: 'sessions' | 'messages', cols: string[]): void {
+    if (cols.some((c) => !this.m.hasColumn(table, c))) this.widened = true;
   }
 
   sessions(cols: string[]): void {
     this.sessionCols = cols;
-    const set = cols.filter((c) => c !== 'id').map((c) => `${q(c)} = excluded.${q(c)}`);
-    this.upsertSession = this.db.prepare(
-      `INSERT INTO sessions (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
-       ON CONFLICT(id) DO UPDATE SET ${set.join(', ')}`,
-    );
+    this.widen('sessions', cols);
   }
 
-  session(r: Row): void {
-    const id = String(r[this.sessionCols.indexOf('id')]);
-    this.seen.add(id);
-    this.upsertSession!.run(...r.map(value));
+  private row(cols: string[], r: unknown[]): Row {
+    const o: Row = {};
+    for (let i = 0; i < cols.length; i++) o[cols[i]!] = value(r[i]);
+    return o;
+  }
+
+  session(r: unknown[]): void {
+    const o = this.row(this.sessionCols, r);
+    this.seen.add(String(o.id));
+    this.sessionRows.push(o);
+    if (this.sessionRows.length >= BATCH) this.flush();
   }
 
   messages(cols: string[]): void {
+    this.flush();
     this.messageCols = cols;
-    this.insertMessage = this.db.prepare(
-      `INSERT OR IGNORE INTO messages (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-    );
+    this.widen('messages', cols);
   }
 
-  message(r: Row): void {
-    if (this.insertMessage!.run(...r.map(value)).changes > 0) this.newMessages++;
+  message(r: unknown[]): void {
+    this.messageRows.push(this.row(this.messageCols, r));
+    if (this.messageRows.length >= BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (this.sessionRows.length > 0) this.m.applySessions(this.sessionRows);
+    // Only rows past the mirror's watermark are sent: each one is new.
+    if (this.messageRows.length > 0) this.newMessages += this.m.applyMessages(this.messageRows);
+    this.sessionRows = [];
+    this.messageRows = [];
   }
 
   /** Sessions pruned on the remote go here too, with their messages. */
   done(): { sessions: number; messages: number } {
-    const ids = (this.db.prepare('SELECT id FROM sessions').all() as { id: string }[]).map(
-      (r) => r.id,
-    );
-    const gone = this.same ? [] : ids.filter((id) => !this.seen.has(id));
-    const delM = this.db.prepare('DELETE FROM messages WHERE session_id = ?');
-    const delS = this.db.prepare('DELETE FROM sessions WHERE id = ?');
-    for (const id of gone) {
-      delM.run(id);
-      delS.run(id);
-    }
-    this.db.exec('COMMIT');
-    const counts = {
-      sessions: (this.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n,
-      messages: (this.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n,
-    };
-    this.db.close();
-    if (this.part) renameSync(this.part, this.file);
+    this.flush();
+    const m = this.m;
+    if (!this.same) m.deleteSessions([...m.sessionIds()].filter((id) => !this.seen.has(id)));
+    if (this.widened) m.setMeta(RESET_NEXT, '1');
+    m.indexNow();
+    m.commit();
+    m.publish();
+    const counts = m.counts();
+    m.close();
+    this.mirror = null;
     return counts;
   }
 
   abort(): void {
     try {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.db.close();
+      this.mirror?.rollback();
     } catch {
-      /* closing after a failure */
+      /* rolling back after a failure */
     }
-    if (this.part) rmSync(this.part, { force: true });
+    this.mirror?.close();
+    this.mirror = null;
   }
 }
 

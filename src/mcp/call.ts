@@ -16,7 +16,9 @@ import type { Store } from '../store/store.js';
 import { parseWhen } from '../store/time.js';
 import type { Filters } from '../store/types.js';
 import type { AgentIndex } from './agents.js';
-import { splitHostLink, tagHost } from '../hosts/tag.js';
+import { splitHostLink } from '../recall/ref.js';
+import { chooseSources } from '../recall/sources.js';
+import { UsageError } from '../cli/usage.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
 
@@ -94,6 +96,7 @@ export function planCall(args: SessionSearchArgs): Plan {
   let t: Target;
   try {
     t = parseTarget(args.session_id ?? '', {
+      host: args.host,
       profile: args.profile,
       agent: agent === 'all' ? undefined : agent,
       around: args.around_message_id,
@@ -145,9 +148,8 @@ export function planCall(args: SessionSearchArgs): Plan {
 export interface Sources {
   stores: StoreRegistry;
   agents: AgentIndex;
-  /** Another machine's mirror (src/hosts); throws a ToolError for a host never synced. */
-  host?: (name: string) => Sources;
-  closeHosts?: () => void;
+  /** Where the sources of other machines say what went wrong once (the server's log). */
+  warn?: (line: string) => void;
   /** The server was started on one store (--db, --profile, --demo): it alone is the default, as on the command line. */
   narrowed?: boolean;
 }
@@ -159,19 +161,10 @@ export interface Sources {
  * a scroll whose anchor is not in the session is recovered after.
  */
 export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<string, Json> {
-  // Another machine: the same call over its mirror, the answer tagged with it.
+  // Another machine: its sources (src/hosts/sources.ts), chosen by the core as on the command line.
   const link = args.session_id ? splitHostLink(args.session_id) : null;
-  if (link && args.host !== undefined && args.host.trim() !== link.host)
-    throw new ToolError(
-      `session_id is a link to host "${link.host}" but host is "${args.host}"; pass one of them`,
-    );
   const host = link?.host ?? args.host?.trim();
-  if (host !== undefined && host !== '') {
-    if (!from.host) throw new ToolError('host: this server reads no other machine');
-    const { host: _h, ...rest } = args;
-    const local = link ? { ...rest, session_id: link.link } : rest;
-    return tagHost(sessionSearch(local, from.host(host)), host, args.agent);
-  }
+  if (host !== undefined && host !== '') return onHost(args, host, from);
   const { args: plain, titleMatches } = resolveAnchorForms(args, from);
   // Rows say whose they are when the caller named an agent (hermes too), as on the command line.
   const tagAgent = (args.agent ?? '').trim() !== '';
@@ -183,6 +176,60 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
         message_title: `${titleMatches.length + 1} conversations have this title; this is the newest. Pass one of title_matches as session_id for another.`,
       }
     : out;
+}
+
+/** A call answered from the mirrors of other machines (`host=NAME|all`, or a link naming its host). */
+function onHost(args: SessionSearchArgs, host: string, from: Sources): Record<string, Json> {
+  const plan = planCall(args);
+  let set: ReturnType<typeof chooseSources>;
+  try {
+    set = chooseSources(
+      {
+        host: args.host?.trim() || host,
+        profile: plan.profile,
+        agent: args.agent,
+      },
+      { agents: { freshMs: 0, ...(from.warn ? { warn: from.warn } : {}) } },
+    );
+  } catch (err) {
+    if (err instanceof UsageError)
+      throw new ToolError(err.message.replace(/--(host|agent|profile)\b/g, '$1'));
+    throw err;
+  }
+  try {
+    const tagAgent = (args.agent ?? '').trim() !== '';
+    return withScrollRecovery(args, (a) => answer(planCall(a).call, { ...set, tagAgent }));
+  } finally {
+    set.close();
+  }
+}
+
+/** A reading tool's call on another machine's sources, chosen by the core as on the command line. */
+function onHostScope(
+  scope: Scope,
+  host: string,
+  from: Sources,
+  build: (s: { agent?: Plan['agent']; profile?: string }) => Call,
+): Record<string, Json> {
+  const agent = agentOf(scope.agent);
+  const profile = scope.profile?.trim() || undefined;
+  let set: ReturnType<typeof chooseSources>;
+  try {
+    set = chooseSources(
+      { host, profile, agent: scope.agent },
+      { agents: { freshMs: 0, ...(from.warn ? { warn: from.warn } : {}) } },
+    );
+  } catch (err) {
+    if (err instanceof UsageError)
+      throw new ToolError(err.message.replace(/--(host|agent|profile)\b/g, '$1'));
+    throw err;
+  }
+  try {
+    const s = { ...(agent !== undefined ? { agent } : {}), ...(profile ? { profile } : {}) };
+    return answer(build(s), { ...set, tagAgent: (scope.agent ?? '').trim() !== '' });
+  } finally {
+    set.close();
+  }
 }
 
 /** `@session:"<title>"` or `@session:<profile>/"<title>"`, as the agent's desktop composer inserts it. */
@@ -394,14 +441,7 @@ export function onScope(
   build: (s: { agent?: Plan['agent']; profile?: string }) => Call,
 ): Record<string, Json> {
   const host = scope.host?.trim();
-  if (host !== undefined && host !== '') {
-    if (!from.host) throw new ToolError('host: this server reads no other machine');
-    return tagHost(
-      onScope({ ...scope, host: undefined }, from.host(host), build),
-      host,
-      scope.agent,
-    );
-  }
+  if (host !== undefined && host !== '') return onHostScope(scope, host, from, build);
   const agent = agentOf(scope.agent);
   const profile = scope.profile?.trim() || undefined;
   if (agent !== undefined && agent !== NATIVE_AGENT && agent !== 'all' && profile !== undefined)

@@ -292,7 +292,6 @@ export async function serveHttp(
       void listening.close().finally(() => {
         from.stores.closeAll();
         from.agents.close();
-        from.closeHosts?.();
         resolve(0);
       });
     };

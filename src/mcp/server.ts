@@ -34,8 +34,6 @@ import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { AgentIndex } from './agents.js';
 import { ToolError, type Sources } from './call.js';
-import { checkHostName, hostEnv } from '../hosts/paths.js';
-import { readState } from '../hosts/sync.js';
 import { StoreRegistry, type Locate } from './stores.js';
 import { findTool, TOOLS, type AnyTool } from './tools.js';
 import { GuardedStdioTransport, oneLine } from './wire.js';
@@ -136,7 +134,6 @@ export function serveStdio(from: Sources): Promise<number> {
       done = true;
       from.stores.closeAll();
       from.agents.close();
-      from.closeHosts?.();
       void handle.close().catch(() => {});
       // Let the process exit even when a signal, not the end of stdin, ended the session.
       process.stdin.destroy();
@@ -185,44 +182,10 @@ export async function runMcp(flags: Flags, httpAddress?: string): Promise<number
     return chooseStoreOnDisk({ profile });
   };
   const warn = (w: string) => process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
-  // Other machines (src/hosts): each host's mirror read as that machine, opened on first use.
-  const hosts = new Map<string, Sources>();
-  const host = (name: string): Sources => {
-    let h = hosts.get(name);
-    if (h) return h;
-    let checked: string;
-    try {
-      checked = checkHostName(name);
-    } catch (err) {
-      throw new ToolError((err as Error).message.replace('--host', 'host'));
-    }
-    if (!readState(checked))
-      throw new ToolError(
-        `host ${checked} has not been synced: run lookback sync --host ${checked} first`,
-      );
-    const env = hostEnv(checked);
-    const hLocate: Locate = (profile) => {
-      if (profile !== undefined && !PROFILE_NAME.test(profile))
-        throw new ToolError(
-          `profile "${profile}" is not a profile name (lower-case letters, digits, - and _)`,
-        );
-      return chooseStoreOnDisk(profile ? { profile } : {}, { env, home: env.HOME! });
-    };
-    h = { stores: new StoreRegistry(hLocate, undefined, warn), agents: new AgentIndex(warn, env) };
-    hosts.set(name, h);
-    return h;
-  };
   const from: Sources = {
     stores: new StoreRegistry(locate, undefined, warn),
     agents: new AgentIndex(warn),
-    host,
-    closeHosts: () => {
-      for (const h of hosts.values()) {
-        h.stores.closeAll();
-        h.agents.close();
-      }
-      hosts.clear();
-    },
+    warn,
     narrowed: Boolean(flags.db || flags.profile || flags.demo),
   };
   if (flags.http) {

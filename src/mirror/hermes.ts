@@ -91,6 +91,47 @@ function columnsKey(cols: MirrorColumns): string {
   return `s=${part(cols.sessions)};m=${part(cols.messages)}`;
 }
 
+/** The triggers that keep both full-text indexes as rows change. */
+const FTS_TRIGGERS = `
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages
+WHEN old.content IS NOT new.content OR old.tool_name IS NOT new.tool_name
+  OR old.tool_calls IS NOT new.tool_calls
+BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages WHEN new.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages WHEN old.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_update_old AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
+WHEN old.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_update_new AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
+WHEN new.role <> 'tool' BEGIN
+  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+`;
+
+const FTS_TRIGGER_NAMES = [...FTS_TRIGGERS.matchAll(/CREATE TRIGGER (\w+)/g)].map((m) => m[1]!);
+
 function ddl(cols: MirrorColumns, schemaVersion: number | null): string {
   const colDefs = (cs: readonly ColumnSpec[], key: string, keyType: string) =>
     cs
@@ -119,45 +160,10 @@ CREATE INDEX idx_messages_session ON messages(session_id, timestamp);
 CREATE INDEX idx_messages_session_id ON messages(session_id, id);
 CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls,
   content='messages', content_rowid='id');
-CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
-CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages
-WHEN old.content IS NOT new.content OR old.tool_name IS NOT new.tool_name
-  OR old.tool_calls IS NOT new.tool_calls
-BEGIN
-  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
 CREATE VIEW messages_fts_trigram_src AS ${trigramSrc};
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls,
   content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram');
-CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages WHEN new.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
-CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages WHEN old.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER messages_fts_trigram_update_old AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
-WHEN old.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-END;
-CREATE TRIGGER messages_fts_trigram_update_new AFTER UPDATE OF role, content, tool_name, tool_calls ON messages
-WHEN new.role <> 'tool' BEGIN
-  INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
-END;
-`;
+${FTS_TRIGGERS}`;
 }
 
 /** A value SQLite can bind: booleans as 0/1, objects (a driver's JSON or dates) as text. */
@@ -176,6 +182,15 @@ export interface OpenMirrorOptions {
   columns: MirrorColumns;
   /** The source's `schema_version` (null: none), written into the mirror's own table. */
   schemaVersion?: number | null;
+  /** Build a new mirror whatever the file holds (the source was replaced or reset). */
+  rebuild?: boolean;
+  /**
+   * A new mirror is filled beside the file and put in its place by `publish()`
+   * after its first commit, so a reader never sees it half filled (the ssh feed,
+   * whose first copy comes in one stream). Without it the empty mirror is in
+   * place at once and the feed's own transactions keep readers whole.
+   */
+  aside?: boolean;
 }
 
 /**
@@ -192,9 +207,11 @@ export class HermesMirror {
 
   private constructor(
     readonly path: string,
-    private readonly db: Database,
+    private db: Database,
     columns: MirrorColumns,
     fresh: boolean,
+    /** Where a mirror built aside is until `publish()`. */
+    private aside: string | null = null,
   ) {
     this.columns = columns;
     this.fresh = fresh;
@@ -208,23 +225,24 @@ export class HermesMirror {
     mkdirSync(dirname(path), { recursive: true });
     const Database = sqlite();
     let db: Database | null = null;
-    try {
-      db = new Database(path, { timeout: WRITE_WAIT_MS });
-      const has = db
-        .prepare(`SELECT 1 FROM sqlite_master WHERE name = 'lookback_mirror'`)
-        .pluck()
-        .get();
-      const stored = has
-        ? (db.prepare(`SELECT value FROM lookback_mirror WHERE key = 'columns'`).pluck().get() as
-            string | undefined)
-        : undefined;
-      if (stored === key) {
-        db.pragma('synchronous = NORMAL');
-        return new HermesMirror(path, db, columns, false);
+    if (!opts.rebuild)
+      try {
+        db = new Database(path, { timeout: WRITE_WAIT_MS });
+        const has = db
+          .prepare(`SELECT 1 FROM sqlite_master WHERE name = 'lookback_mirror'`)
+          .pluck()
+          .get();
+        const stored = has
+          ? (db.prepare(`SELECT value FROM lookback_mirror WHERE key = 'columns'`).pluck().get() as
+              string | undefined)
+          : undefined;
+        if (stored === key) {
+          db.pragma('synchronous = NORMAL');
+          return new HermesMirror(path, db, columns, false);
+        }
+      } catch {
+        // Not a mirror we can use (damaged, foreign): rebuilt below.
       }
-    } catch {
-      // Not a mirror we can use (damaged, foreign): rebuilt below.
-    }
     db?.close();
     // A new or changed layout is built beside the old file and renamed over it,
     // so a reader holding the old one keeps a whole store and reopens on the new inode.
@@ -237,6 +255,11 @@ export class HermesMirror {
       fresh.pragma('wal_checkpoint(TRUNCATE)');
     } finally {
       fresh.close();
+    }
+    if (opts.aside) {
+      db = new Database(tmp, { timeout: WRITE_WAIT_MS });
+      db.pragma('synchronous = NORMAL');
+      return new HermesMirror(path, db, columns, true, tmp);
     }
     for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     renameSync(tmp, path);
@@ -411,10 +434,98 @@ export class HermesMirror {
     return (table === 'sessions' ? this.sessionCols : this.messageCols).has(name);
   }
 
+  /**
+   * For a first copy: rows go in without the full-text triggers, and both
+   * indexes are built once in `indexNow()` (in the same transaction), which is
+   * faster than keeping them row by row.
+   */
+  deferIndexes(): void {
+    for (const name of FTS_TRIGGER_NAMES) this.db.exec(`DROP TRIGGER IF EXISTS ${name}`);
+    this.deferred = true;
+  }
+
+  /** Builds the indexes deferred by `deferIndexes()` and puts their triggers back. */
+  indexNow(): void {
+    if (!this.deferred) return;
+    this.db.exec(FTS_TRIGGERS);
+    this.db.exec(`INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')`);
+    this.db.exec(`INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild')`);
+    this.deferred = false;
+  }
+
+  private deferred = false;
+
+  /** A mirror built aside takes the file's place (after its first commit). */
+  publish(): void {
+    if (!this.aside) return;
+    const tmp = this.aside;
+    this.aside = null;
+    this.statements.clear();
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.close();
+    for (const f of [`${this.path}-wal`, `${this.path}-shm`]) rmSync(f, { force: true });
+    renameSync(tmp, this.path);
+    this.db = new (sqlite())(this.path, { timeout: WRITE_WAIT_MS });
+  }
+
+  /** Sets the mirror's `schema_version` row (the source's own). */
+  setSchemaVersion(version: number | null): void {
+    this.stmt(`DELETE FROM schema_version`).run();
+    if (version !== null && Number.isFinite(version))
+      this.stmt(`INSERT INTO schema_version VALUES (?)`).run(Math.trunc(version));
+  }
+
+  /** The counts and the sessions a feed's pruning compares against. */
+  counts(): { sessions: number; messages: number } {
+    const w = this.watermarks();
+    return { sessions: w.sessions, messages: w.messages };
+  }
+
   close(): void {
     this.statements.clear();
     if (this.db.open) this.db.close();
+    // A mirror built aside and never published (a failed first sync) leaves nothing behind.
+    if (this.aside)
+      for (const f of [this.aside, `${this.aside}-wal`, `${this.aside}-shm`])
+        rmSync(f, { force: true });
   }
+
+  /** The columns a mirror file holds (its own tables), null when it is not a mirror. */
+  static columnsOf(path: string): MirrorColumns | null {
+    let db: Database | null = null;
+    try {
+      db = new (sqlite())(path, { readonly: true, fileMustExist: true });
+      if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'lookback_mirror'`).get())
+        return null;
+      return columnsFromDb(db);
+    } catch {
+      return null;
+    } finally {
+      db?.close();
+    }
+  }
+}
+
+/** The `sessions` and `messages` columns of a SQLite database, with their type affinities. */
+export function columnsFromDb(db: Database): MirrorColumns {
+  const of = (table: string): ColumnSpec[] =>
+    (
+      db.prepare(`SELECT name, type FROM pragma_table_info(?)`).all(table) as {
+        name: string;
+        type: string;
+      }[]
+    ).map((c) => ({ name: c.name, type: affinity(c.type) }));
+  return { sessions: of('sessions'), messages: of('messages') };
+}
+
+/** SQLite's rules for a declared type's affinity (NUMERIC is kept as declared-less). */
+export function affinity(declared: string): Affinity {
+  const t = declared.toUpperCase();
+  if (t.includes('INT')) return 'INTEGER';
+  if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'TEXT';
+  if (t.includes('BLOB') || t === '') return '';
+  if (t.includes('REAL') || t.includes('FLOA') || t.includes('DOUB')) return 'REAL';
+  return '';
 }
 
 /** Opens (creating or rebuilding when the columns changed) the mirror at `path`. */

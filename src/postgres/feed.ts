@@ -320,31 +320,45 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
     // Everything read below is written in ONE mirror transaction: readers see the
     // mirror before this sync or after it, never between.
     m.begin();
+    // A first copy builds its full-text indexes once, after the rows.
+    if (first) m.deferIndexes();
     try {
       if (gone.length > 0) report.sessions.deleted = m.deleteSessions(gone);
       const apply = (rows: Record<string, unknown>[]) => {
         const fps: [string, string][] = [];
         const plain = rows.map((r) => {
           const { __fp, ...rest } = r;
-          fps.push([String(rest.id), String(__fp)]);
+          if (__fp !== undefined) fps.push([String(rest.id), String(__fp)]);
           return toSqlite(rest);
         });
         m.applyMessages(plain);
-        m.setFingerprints('m', fps);
+        if (fps.length > 0) m.setFingerprints('m', fps);
         report.messages.upserted += plain.length;
       };
-      // 1. Messages past the watermark, in id order, a batch per statement.
+      // 1. Messages past the watermark, in id order, a batch per statement. A first sync
+      //    takes no per-message fingerprint (hashing every row there, and indexing the
+      //    hashes here, was a third of its time): a session that later moves has its
+      //    messages without one re-read once (step 3), and fingerprinted then.
+      //    The next batch is asked for before this one is written, so the server
+      //    reads while the mirror writes.
       const wm = first ? null : m.watermarks().maxMessageId;
-      let after = wm ?? -Infinity;
-      for (;;) {
-        const r = await c.query(
-          `SELECT ${messageCols}, ${mfp} AS __fp FROM ${M} m WHERE m.id > $1 ORDER BY m.id LIMIT ${BATCH}`,
-          [Number.isFinite(after) ? after : -1],
+      const fpCol = first ? '' : `, ${mfp} AS __fp`;
+      const page = (after: number) =>
+        c.query(
+          `SELECT ${messageCols}${fpCol} FROM ${M} m WHERE m.id > $1 ORDER BY m.id LIMIT ${BATCH}`,
+          [after],
         );
-        if (r.rows.length === 0) break;
-        apply(r.rows);
-        after = Number(r.rows[r.rows.length - 1]!.id);
-        if (r.rows.length < BATCH) break;
+      let next: ReturnType<typeof page> | null = page(wm ?? -1);
+      while (next) {
+        const r: Awaited<ReturnType<typeof page>> = await next;
+        next = r.rows.length === BATCH ? page(Number(r.rows[r.rows.length - 1]!.id)) : null;
+        try {
+          if (r.rows.length > 0) apply(r.rows);
+        } catch (err) {
+          // The page asked for ahead is not read: its failure is not this one's.
+          void next?.catch(() => undefined);
+          throw err;
+        }
       }
       if (!first && wm !== null) {
         // 2. The trailing ids below the old watermark: commits that came out of id order, and deletions.
@@ -405,6 +419,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
         's',
         changed.map((id) => [id, pgSessions.get(id)!]),
       );
+      m.indexNow();
       m.setMeta('revision', cat.revision);
       m.setMeta('complete', '1');
       m.setMeta('synced_at', String(Date.now() / 1000));

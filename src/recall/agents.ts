@@ -23,7 +23,8 @@ import { StoreError } from '../store/errors.js';
 import type { Json } from '../store/recall.js';
 import { FILTER_NAMES } from './call.js';
 import { hitTime } from './hermes.js';
-import { sourceName, type SourceId } from './ref.js';
+import { tagHostAnswer, tagHostRow, withRows } from './hostTag.js';
+import { sourceName, type Owner, type SourceId } from './ref.js';
 import type {
   Capabilities,
   ConversationSource,
@@ -51,6 +52,8 @@ export interface AgentsSourceOptions {
   /** Progress of a long first pass (the command line's bar). */
   onProgress?: IndexOptions['onProgress'];
   onPassDone?: () => void;
+  /** The machine whose mirrored histories the index holds (src/hosts); absent for this one. */
+  host?: string;
 }
 
 export class AgentsSource implements ConversationSource {
@@ -63,7 +66,7 @@ export class AgentsSource implements ConversationSource {
     readonly agents: readonly Agent[],
     private readonly opts: AgentsSourceOptions = {},
   ) {
-    this.id = { kind: 'agents', agents };
+    this.id = { kind: 'agents', agents, ...(opts.host ? { host: opts.host } : {}) };
     this.name = sourceName(this.id);
   }
 
@@ -112,7 +115,8 @@ export class AgentsSource implements ConversationSource {
       all: q.all,
       ...(q.filters ? { filters: q.filters } : {}),
     });
-    return { payload, rows: this.rows(payload, (r) => Number(r.last_active ?? -Infinity)) };
+    const rows = this.rows(payload, (r) => Number(r.last_active ?? -Infinity));
+    return { payload: withRows(payload, rows, this.opts.host), rows };
   }
 
   discover(q: FindQuery): Listed {
@@ -123,7 +127,8 @@ export class AgentsSource implements ConversationSource {
       ...(q.roles ? { roles: q.roles } : {}),
       ...(q.filters ? { filters: q.filters } : {}),
     });
-    return { payload, rows: this.rows(payload, hitTime) };
+    const rows = this.rows(payload, hitTime);
+    return { payload: withRows(payload, rows, this.opts.host), rows };
   }
 
   resolve(sessionId: string): string | null {
@@ -149,11 +154,11 @@ export class AgentsSource implements ConversationSource {
   }
 
   scroll(sessionId: string, around: string, window?: number, all?: boolean): Payload {
-    return scrollAgentsJson(this.index, this.agents, sessionId, around, window, all);
+    return this.tag(scrollAgentsJson(this.index, this.agents, sessionId, around, window, all));
   }
 
   read(sessionId: string, all?: boolean): Payload {
-    return readAgentsJson(this.index, this.agents, sessionId, all);
+    return this.tag(readAgentsJson(this.index, this.agents, sessionId, all));
   }
 
   overview(sessionId: string, all?: boolean): Payload {
@@ -169,13 +174,28 @@ export class AgentsSource implements ConversationSource {
     this.db = null;
   }
 
+  private ownerOf(agent: string): Owner {
+    return {
+      agent: isAgent(agent) ? agent : this.agents[0]!,
+      ...(this.opts.host ? { host: this.opts.host } : {}),
+    };
+  }
+
+  private tag(p: Payload): Payload {
+    if (!this.opts.host) return p;
+    const meta = p.session_meta;
+    const agent =
+      meta && typeof meta === 'object' && !Array.isArray(meta) ? String(meta.agent) : '';
+    return tagHostAnswer(p, this.ownerOf(agent));
+  }
+
   private rows(payload: Payload, at: (r: Entry) => number): Row[] {
     const results = Array.isArray(payload.results) ? (payload.results as Entry[]) : [];
     return results.map((json) => {
-      const agent = String(json.agent);
+      const owner = this.ownerOf(String(json.agent));
       return {
-        json,
-        owner: { agent: isAgent(agent) ? agent : this.agents[0]! },
+        json: tagHostRow(json, owner),
+        owner,
         sessionId: String(json.session_id),
         at: at(json),
         pinned: false,

@@ -17,7 +17,7 @@ import { filtersAsked, type Call } from './call.js';
 import { merge, perSource, type MergeOrder } from './merge.js';
 import { budgetPage, makeCursor, readCursor } from './pages.js';
 import { resumeOf } from './resume.js';
-import { ownerKey, type Owner } from './ref.js';
+import { hostLink, ownerKey, type Owner } from './ref.js';
 import type { ConversationSource, Listed, Payload, Row } from './source.js';
 
 /** A source that could not be opened or read: one line in the answer. */
@@ -26,6 +26,14 @@ export interface Skipped {
   /** The profile or agent(s) it is, for the JSON's `skipped` entries. */
   profile?: string;
   agent?: string;
+  /** The machine it is on (src/hosts); absent for this one. */
+  host?: string;
+  error: string;
+}
+
+/** A machine whose mirror answers though its last sync failed: one line beside the answer. */
+export interface HostNote {
+  host: string;
   error: string;
 }
 
@@ -37,6 +45,10 @@ export interface SourceSet {
   openProfile?: (name: string) => ConversationSource | null;
   /** `--agent NAME` (or the tool's agent) was given: every row says whose it is, Hermes' too. */
   tagAgent?: boolean;
+  /** Hosts read from a mirror whose last sync failed (`host_errors` in the answer). */
+  hostErrors?: readonly HostNote[];
+  /** The sources of a host a link names (`@session:PROFILE@HOST/ID`) when the set does not hold them. */
+  openHost?: (host: string) => { sources: ConversationSource[]; skipped: Skipped[] } | null;
 }
 
 const NO_MATCH = 'No matching sessions found.';
@@ -44,17 +56,28 @@ const NO_MATCH = 'No matching sessions found.';
 type Entry = Record<string, Json>;
 
 function skippedOf(s: ConversationSource, error: string): Skipped {
+  const host = s.id.host ? { host: s.id.host } : {};
   return s.id.kind === 'hermes'
-    ? { source: s.name, profile: s.id.profile, error }
-    : { source: s.name, agent: s.id.agents.join(','), error };
+    ? { source: s.name, profile: s.id.profile, ...host, error }
+    : { source: s.name, agent: s.id.agents.join(','), ...host, error };
 }
 
 function skippedJson(list: readonly Skipped[]): Json[] {
-  return list.map((s) =>
-    s.profile !== undefined
-      ? { profile: s.profile, error: s.error }
-      : { agent: s.agent ?? s.source, error: s.error },
-  );
+  return list.map((s) => {
+    const host = s.host !== undefined ? { host: s.host } : {};
+    return s.profile !== undefined
+      ? { profile: s.profile, ...host, error: s.error }
+      : s.agent !== undefined || s.host === undefined
+        ? { agent: s.agent ?? s.source, ...host, error: s.error }
+        : { ...host, error: s.error };
+  });
+}
+
+/** The machine(s) a set's sources are on: one name, `all` for several, none for this machine. */
+function hostOf(sources: readonly ConversationSource[]): Payload {
+  const hosts = new Set(sources.map((s) => s.id.host ?? ''));
+  if (hosts.size === 0 || hosts.has('')) return {};
+  return { host: hosts.size === 1 ? [...hosts][0]! : 'all' };
 }
 
 /** Which sources can take the call's filters; the others are refused in one line each. */
@@ -117,10 +140,10 @@ function tagRow(json: Entry, owner: Owner, t: Tagging): Entry {
   let out = json;
   if (t.profile) {
     out = { ...out, profile: owner.profile };
-    out.link = `@session:${owner.profile}/${String(json.session_id)}`;
+    const link = `@session:${owner.profile}/${String(json.session_id)}`;
+    out.link = owner.host ? hostLink(link, owner.host) : link;
   }
   if (t.agent) out = { ...out, agent: 'hermes' };
-  if (owner.host) out = { ...out, host: owner.host };
   return out;
 }
 
@@ -159,11 +182,17 @@ function shaped(
   });
 }
 
-function withNotes(p: Payload, refused: string[], skipped: readonly Skipped[]): Payload {
+function withNotes(
+  p: Payload,
+  refused: string[],
+  skipped: readonly Skipped[],
+  hostErrors: readonly HostNote[] = [],
+): Payload {
   return {
     ...p,
     ...(skipped.length > 0 ? { skipped: skippedJson(skipped) } : {}),
     ...(refused.length > 0 ? { refused } : {}),
+    ...(hostErrors.length > 0 ? { host_errors: hostErrors.map((h) => ({ ...h })) } : {}),
   };
 }
 
@@ -195,7 +224,7 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
   const allSkipped = [...pre, ...skipped];
   // One source, no page further down: its own answer, untouched.
   if (set.sources.length === 1 && got.length === 1 && offset === 0 && !set.tagAgent)
-    return withNotes(got[0]!.v.payload, refused, allSkipped);
+    return withNotes(got[0]!.v.payload, refused, allSkipped, set.hostErrors);
   const order: MergeOrder =
     call.shape === 'browse'
       ? call.order
@@ -242,9 +271,11 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
         count: results.length,
         message: `Showing ${results.length} most recent sessions${across}`,
         ...profiles,
+        ...hostOf(set.sources),
       },
       refused,
       allSkipped,
+      set.hostErrors,
     );
   }
   const first = got.find((g) => g.s.id.kind === 'hermes')?.v.payload ?? got[0]!.v.payload;
@@ -276,9 +307,11 @@ function list(call: Extract<Call, { shape: 'browse' | 'discover' }>, set: Source
         : {}),
       ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}),
       ...profiles,
+      ...hostOf(set.sources),
     },
     refused,
     allSkipped,
+    set.hostErrors,
   );
 }
 
@@ -289,6 +322,22 @@ type OneCall = Extract<Call, { shape: 'scroll' | 'read' | 'overview' | 'messages
 function candidates(call: OneCall, set: SourceSet): ConversationSource[] {
   const t = call.target;
   let out = [...set.sources];
+  if (t.host !== undefined) {
+    // A link that names its machine: that host's sources (opened for this call when the set has none).
+    const on = out.filter((s) => s.id.host === t.host);
+    if (on.length > 0) out = on;
+    else {
+      const opened = set.openHost?.(t.host) ?? null;
+      if (!opened) throw new StoreError(`no source of host ${t.host} is read here`, 'not-found');
+      if (opened.sources.length === 0)
+        throw new StoreError(
+          opened.skipped.map((x) => `${x.source}: ${x.error}`).join('; ') ||
+            `host ${t.host} holds nothing`,
+          'not-found',
+        );
+      out = opened.sources;
+    }
+  }
   if (t.agent !== undefined && t.agent !== 'hermes') {
     const agent = t.agent;
     out = out.filter((s) => s.id.kind === 'agents' && s.id.agents.some((a) => a === agent));
@@ -303,6 +352,11 @@ function candidates(call: OneCall, set: SourceSet): ConversationSource[] {
   if (t.profile !== undefined) {
     const named = out.filter((s) => s.id.kind === 'hermes' && s.id.profile === t.profile);
     if (named.length > 0) return named;
+    if (t.host !== undefined)
+      throw new StoreError(
+        `host ${t.host} holds no Hermes profile named ${t.profile}`,
+        'not-found',
+      );
     // A link to a profile the set does not hold: open it for this call.
     const opened = set.openProfile?.(t.profile) ?? null;
     if (!opened) throw new StoreError(`no profile named ${t.profile}`, 'not-found');
@@ -488,6 +542,13 @@ export function answer(call: Call, set: SourceSet): Payload {
     call.shape === 'read' ||
     call.shape === 'overview' ||
     call.shape === 'messages';
+  const onlySkipped = set.sources.length === 0 && (set.skipped ?? []).length > 0;
+  const linked = aboutOne && call.target.host;
+  if (onlySkipped && !linked)
+    throw new StoreError(
+      (set.skipped ?? []).map((s) => `${s.source}: ${s.error}`).join('; '),
+      'not-found',
+    );
   if (set.sources.length === 0 && !aboutOne)
     throw new StoreError(
       (set.skipped ?? []).map((s) => `${s.source}: ${s.error}`).join('; ') || 'no source to read',

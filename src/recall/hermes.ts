@@ -12,6 +12,7 @@ import { readJson, recentJson, scrollJson, searchJson, type Json } from '../stor
 import { sessionsByPrefix } from '../store/resolve.js';
 import { Store } from '../store/store.js';
 import { FILTER_NAMES, type FilterName } from './call.js';
+import { tagHostAnswer, tagHostRow, withRows } from './hostTag.js';
 import { sourceName, type Owner, type SourceId } from './ref.js';
 import type {
   Capabilities,
@@ -116,7 +117,8 @@ export class HermesSource implements ConversationSource {
       pinnedFirst: q.pinnedFirst,
       ...(q.filters ? { filters: q.filters } : {}),
     });
-    return { payload, rows: this.rows(payload, (r) => num(r.last_active)) };
+    const rows = this.rows(payload, (r) => num(r.last_active));
+    return { payload: withRows(payload, rows, this.id.host), rows };
   }
 
   discover(q: FindQuery): Listed {
@@ -128,7 +130,8 @@ export class HermesSource implements ConversationSource {
       ...(q.detail ? { detail: q.detail } : {}),
       ...(q.filters ? { filters: q.filters } : {}),
     });
-    return { payload, rows: this.rows(payload, hitTime) };
+    const rows = this.rows(payload, hitTime);
+    return { payload: withRows(payload, rows, this.id.host), rows };
   }
 
   resolve(sessionId: string): string | null {
@@ -142,11 +145,11 @@ export class HermesSource implements ConversationSource {
         `around_message_id of a Hermes session is a whole number, not "${around}"`,
         'no-message',
       );
-    return scrollJson(this.store, sessionId, Number(a), window);
+    return tagHostAnswer(scrollJson(this.store, sessionId, Number(a), window), this.owner);
   }
 
   read(sessionId: string): Payload {
-    return readJson(this.store, sessionId);
+    return tagHostAnswer(readJson(this.store, sessionId), this.owner);
   }
 
   overview(sessionId: string): Payload {
@@ -164,9 +167,10 @@ export class HermesSource implements ConversationSource {
 
   private rows(payload: Payload, at: (r: Entry) => number): Row[] {
     const results = Array.isArray(payload.results) ? (payload.results as Entry[]) : [];
+    const owner = this.owner;
     return results.map((json) => ({
-      json,
-      owner: this.owner,
+      json: tagHostRow(json, owner),
+      owner,
       sessionId: String(json.session_id),
       at: at(json),
       pinned: json.pinned === true,

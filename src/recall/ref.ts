@@ -50,3 +50,19 @@ export function ownerName(o: Owner): string {
 export function ownerKey(o: Owner): string {
   return JSON.stringify([o.host ?? '', o.agent, o.agent === 'hermes' ? o.profile : '']);
 }
+
+/** `@session:PROFILE@HOST/ID`: a link that names its machine, usable from this one. */
+export const HOST_LINK = /^@session:([^/@\s]*)@([^/\s]+)\/(\S+)$/;
+
+/** A link of this machine (`@session:PROFILE/ID`, `@session:ID`) as the same link on `host`. */
+export function hostLink(link: string, host: string): string {
+  const m = /^@session:(?:([^/\s]+)\/)?(\S+)$/.exec(link);
+  if (!m) return link;
+  return `@session:${m[1] ?? 'default'}@${host}/${m[2]}`;
+}
+
+/** Splits a host link into the host and the plain link the host's sources read. */
+export function splitHostLink(value: string): { host: string; link: string } | null {
+  const m = HOST_LINK.exec(value.trim());
+  return m ? { host: m[2]!, link: `@session:${m[1] || 'default'}/${m[3]}` } : null;
+}

@@ -13,10 +13,13 @@ import { AGENTS, isAgent, type Agent } from '../agents/model.js';
 import { chooseStoreOnDisk } from '../cli/storeChoice.js';
 import { UsageError } from '../cli/usage.js';
 import { StoreError } from '../store/errors.js';
+import { HostUsageError } from '../hosts/paths.js';
+import { hostSources } from '../hosts/sources.js';
 import { openableProfile, readableProfiles } from '../postgres/profiles.js';
 import { allProfiles, findProfile } from '../store/profiles.js';
 import { AgentsSource, type AgentsSourceOptions } from './agents.js';
 import type { SourceSet, Skipped } from './answer.js';
+import type { Call } from './call.js';
 import { HermesSource } from './hermes.js';
 import { sourceName } from './ref.js';
 import type { ConversationSource } from './source.js';
@@ -32,6 +35,8 @@ export interface Selection {
   agent?: string | undefined;
   allProfiles?: boolean | undefined;
   sourceDirs?: Overrides | undefined;
+  /** Another machine synced with `lookback sync --host` (an ssh destination), or `all`: its sources instead of this machine's. */
+  host?: string | undefined;
 }
 
 export interface Context {
@@ -76,11 +81,77 @@ export function profileOpener(ctx: Context): (name: string) => ConversationSourc
   };
 }
 
+/** `sel` for `call`: a scroll or read of a link that names its machine reads that machine. */
+export function selectionFor(sel: Selection, call: Call): Selection {
+  if ((call.shape === 'scroll' || call.shape === 'read') && call.target.host && !sel.host)
+    return { ...sel, host: call.target.host };
+  return sel;
+}
+
+/** The sources of a host a link names, for a call whose set does not hold them. */
+export function hostOpener(ctx: Context): NonNullable<SourceSet['openHost']> {
+  return (host) => {
+    try {
+      return hostSources(
+        host,
+        { scope: { hermes: true, agents: 'found' } },
+        { env: ctx.env ?? process.env, ...(ctx.agents ? { agents: ctx.agents } : {}) },
+      );
+    } catch (err) {
+      if (err instanceof HostUsageError) throw new StoreError(err.message, 'not-found');
+      throw err;
+    }
+  };
+}
+
+/** `--host NAME|all`: the sources of synced machines (src/hosts/sources.ts), narrowed as on this one. */
+function chooseHostSources(
+  sel: Selection & { host: string },
+  ctx: Context,
+): SourceSet & { notes: string[]; close(): void } {
+  if (sel.db) throw new UsageError('--host reads a synced machine; leave out --db');
+  const scope = agentScope(sel.agent);
+  if (sel.profile !== undefined && scope.named && !scope.hermes)
+    throw new UsageError(`--profile is for Hermes stores; --agent ${sel.agent} has none`);
+  let picked: ReturnType<typeof hostSources>;
+  try {
+    picked = hostSources(
+      sel.host,
+      {
+        profile: sel.profile,
+        scope: { hermes: scope.hermes, agents: scope.named ? scope.agents : 'found' },
+      },
+      {
+        env: ctx.env ?? process.env,
+        ...(ctx.idleCloseMs !== undefined ? { idleCloseMs: ctx.idleCloseMs } : {}),
+        ...(ctx.agents ? { agents: ctx.agents } : {}),
+      },
+    );
+  } catch (err) {
+    if (err instanceof HostUsageError) throw new UsageError(err.message);
+    throw err;
+  }
+  const { sources, skipped, hostErrors } = picked;
+  return {
+    sources,
+    skipped,
+    hostErrors,
+    notes: [],
+    openHost: hostOpener(ctx),
+    tagAgent: scope.named,
+    close() {
+      for (const s of sources) s.close();
+    },
+  };
+}
+
 /** The sources a door reads for `sel`, with notes to say once (stderr, the MCP log). */
 export function chooseSources(
   sel: Selection,
   ctx: Context = {},
 ): SourceSet & { notes: string[]; close(): void } {
+  if (sel.host !== undefined && sel.host.trim() !== '')
+    return chooseHostSources({ ...sel, host: sel.host }, ctx);
   const env = ctx.env ?? process.env;
   // An environment given without a home names its home in HOME (as a child process would see it).
   const home = ctx.home ?? (ctx.env?.HOME || homedir());
@@ -140,6 +211,7 @@ export function chooseSources(
     skipped,
     notes,
     openProfile: profileOpener({ env, home }),
+    openHost: hostOpener(ctx),
     tagAgent: scope.named,
     close() {
       for (const s of sources) s.close();

@@ -7,9 +7,12 @@
  * anchors/parse.ts underneath).
  */
 import { parseAnchor } from '../anchors/parse.js';
+import { splitHostLink } from './ref.js';
 
 export interface Target {
   sessionId: string;
+  /** The machine a host link (`@session:PROFILE@HOST/ID`) or the caller names. */
+  host?: string;
   /** A Hermes profile the argument names. */
   profile?: string;
   /** An agent the argument names (`lookback scroll --agent codex …`, `claude --resume …`). */
@@ -23,6 +26,7 @@ export interface Target {
 export class TargetError extends Error {}
 
 export interface Given {
+  host?: string | undefined;
   profile?: string | undefined;
   agent?: string | undefined;
   around?: string | number | undefined;
@@ -41,8 +45,17 @@ function agree(name: string, given: string | undefined, found: string, what: str
 
 /** The target `raw` names, merged with what the caller passed beside it. */
 export function parseTarget(raw: string, given: Given = {}): Target {
-  const text = raw.trim();
+  let text = raw.trim();
   const out: Target = { sessionId: text };
+  if (given.host !== undefined && given.host.trim() !== '' && given.host.trim() !== 'all')
+    out.host = given.host.trim();
+  // A link that names its machine: the host, then the plain link that machine's sources read.
+  const onHost = splitHostLink(text);
+  if (onHost) {
+    out.host = agree('host', out.host, onHost.host, `is a link to host "${onHost.host}"`);
+    text = onHost.link;
+    out.sessionId = text;
+  }
   if (given.profile !== undefined && given.profile.trim() !== '')
     out.profile = given.profile.trim();
   if (given.agent !== undefined && given.agent.trim() !== '')

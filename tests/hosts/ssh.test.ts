@@ -17,7 +17,8 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { lookback } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, lookback } from '../helpers/cli.js';
 import { call, startServer } from '../mcp/client.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { chownHome, ownedTemp, startSshd, type Sshd } from '../helpers/sshd.js';
@@ -100,12 +101,19 @@ describe('lookback sync --host over a real sshd', () => {
     expect(recent.code, recent.stderr).toBe(0);
     const rows = recent.body.results as Obj[];
     expect(rows.length).toBeGreaterThan(0);
-    // Every source found on that machine answers (#17): its Hermes rows carry a host link.
+    // Every source found on that machine answers (#17): every profile synced, and
+    // the other agents; its Hermes rows carry a link that names the host.
+    expect(recent.body.host).toBe('remote-box');
     for (const row of rows) {
       expect(row.host).toBe('remote-box');
       if (row.agent === undefined || row.agent === 'hermes')
-        expect(String(row.link)).toMatch(/^@session:default@remote-box\//);
+        expect(String(row.link)).toMatch(
+          new RegExp(`^@session:${String(row.profile)}@remote-box/${String(row.session_id)}$`),
+        );
     }
+    expect(new Set(rows.map((r) => r.profile ?? r.agent))).toEqual(
+      new Set(['default', 'work', 'claude', 'codex']),
+    );
     expect(rows.some((r) => r.agent === undefined || r.agent === 'hermes')).toBe(true);
     const search = json(['search', 'postgres connection pool', '--host', 'remote-box']);
     expect(search.code, search.stderr).toBe(0);
@@ -182,11 +190,91 @@ describe('lookback sync --host over a real sshd', () => {
       expect((msgs.json.messages as Obj[])[0]!.content).toBe('why does checkout double-charge?');
       const never = await call(server, { host: 'never-synced-box' });
       expect(never.isError).toBe(true);
-      expect(never.text).toContain('never-synced-box has not been synced');
+      expect(never.text).toContain('never-synced-box: never synced; run lookback sync --host');
     } finally {
       await server.close();
     }
   }, 60_000);
+
+  it('copy forms of a remote conversation round-trip from this machine: the link and the scroll command', () => {
+    const found = json([
+      'search',
+      'postgres OR refund OR double-charge',
+      '--host',
+      'remote-box',
+      '--agent',
+      'all',
+      '--limit',
+      '10',
+    ]);
+    expect(found.code, found.stderr).toBe(0);
+    const hits = found.body.results as Obj[];
+    expect(hits.some((h) => h.agent !== 'hermes')).toBe(true);
+    for (const hit of hits) {
+      expect(hit.host).toBe('remote-box');
+      const cmd = String(hit.scroll_command);
+      expect(cmd).toMatch(/^lookback scroll --host remote-box /);
+      // The command as a person pastes it into a POSIX shell, `lookback` being this build.
+      const r = spawnSync(
+        'sh',
+        ['-c', `lookback() { "${process.execPath}" "${BIN}" "$@"; }; ${cmd} --json`],
+        { encoding: 'utf8', env: { ...process.env, HERMES_HOME: '', ...env } },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const body = JSON.parse(r.stdout) as Obj;
+      expect(body.host).toBe('remote-box');
+      const msgs = body.messages as Obj[];
+      expect(msgs.map((m) => String(m.id ?? m.anchor_id ?? m.anchor))).toEqual(
+        expect.arrayContaining([String(hit.match_message_id)]),
+      );
+      if (hit.agent === 'hermes') {
+        // The link alone reads the same conversation, from this machine, without --host.
+        const read = json(['read', String(hit.link)]);
+        expect(read.code, read.stderr).toBe(0);
+        expect(read.body.host).toBe('remote-box');
+        expect((read.body.session_meta as Obj).session_id ?? read.body.session_id).toBe(
+          hit.session_id,
+        );
+      }
+    }
+  }, 90_000);
+
+  it('reads a host through the library (`host` option), every result carrying it', async () => {
+    const { openStore } = await import('../../src/lib.js');
+    const ctx = { env: { ...process.env, HERMES_HOME: '', ...env } };
+    const lb = openStore({ host: 'remote-box' }, ctx);
+    try {
+      const cli = json(['search', 'postgres connection pool', '--host', 'remote-box']).body;
+      const lib = lb.search('postgres connection pool');
+      expect(lib).toEqual(cli);
+      const hit = (lib.results as Obj[])[0]!;
+      const scrolled = lb.scroll(String(hit.session_id), String(hit.match_message_id));
+      expect(scrolled.host).toBe('remote-box');
+      expect(lb.recent({ limit: 50 }).results).toEqual(
+        json(['recent', '--host', 'remote-box', '--limit', '50']).body.results,
+      );
+    } finally {
+      lb.close();
+    }
+    // A link that names its host is read from a library opened on this machine.
+    const here = openStore({ agent: 'all' }, ctx);
+    try {
+      const hit = (
+        json(['search', 'postgres connection pool', '--host', 'remote-box']).body.results as Obj[]
+      )[0]!;
+      expect(here.read(String(hit.link)).host).toBe('remote-box');
+    } finally {
+      here.close();
+    }
+    expect(() => openStore({ host: 'never-synced-box' }, ctx).recent()).toThrow(
+      'never-synced-box: never synced',
+    );
+    const never = run(['recent', '--host', 'never-synced-box']);
+    expect(never.code).toBe(1);
+    expect(never.stderr.trim().split('\n')).toEqual([
+      'lookback: host never-synced-box: never synced; run lookback sync --host never-synced-box',
+    ]);
+  }, 90_000);
 
   it('moves only the new bytes on a second sync', () => {
     const again = json(['sync', '--host', 'remote-box']);

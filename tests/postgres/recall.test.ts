@@ -277,3 +277,79 @@ describe('the command line and MCP', () => {
     expect(profiles.size).toBe(5);
   }, 60_000);
 });
+
+/**
+ * MCP and the command line, call by call over every fixture: a server (and a
+ * command) whose profile lives in PostgreSQL, against one whose profile of the
+ * same name is the SQLite copy of the same rows. Same JSON, byte for byte.
+ */
+describe('MCP and the command line against the SQLite copy, every fixture', () => {
+  let pgServer: Server;
+  let liteServer: Server;
+  let liteEnv: Record<string, string>;
+  beforeAll(async () => {
+    const dir = tempDir();
+    liteEnv = { HOME: join(dir, 'home'), XDG_CACHE_HOME: join(dir, 'cache') };
+    for (const c of CASES) {
+      const home = join(dir, 'home', '.hermes', 'profiles', c.profile);
+      mkdirSync(home, { recursive: true });
+      copyFileSync(refs.get(c.profile)!, join(home, 'state.db'));
+    }
+    [pgServer, liteServer] = await Promise.all([startServer([], env), startServer([], liteEnv)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([pgServer?.close(), liteServer?.close()]);
+  });
+
+  it.each(CASES)(
+    'MCP session_search: browse, discover, scroll and read (fixture v$fixture)',
+    async ({ profile }) => {
+      const both = async (args: Obj) => {
+        const [a, b] = await Promise.all([call(pgServer, args), call(liteServer, args)]);
+        expect(a.isError, `${JSON.stringify(args)}: ${a.text}`).toBe(b.isError);
+        expect(a.json, JSON.stringify(args)).toEqual(b.json);
+        return a;
+      };
+      await both({ profile, limit: 10 });
+      let anchors = 0;
+      for (const q of QUERIES) {
+        const a = await both({ profile, query: q, limit: 10, detail: 'full' });
+        await both({ profile, query: q, limit: 5, sort: 'newest' });
+        for (const r of ((a.json.results as Obj[] | undefined) ?? []).slice(0, 2)) {
+          anchors++;
+          await both({
+            profile,
+            session_id: r.session_id,
+            around_message_id: r.match_message_id,
+            window: 3,
+          });
+          await both({ profile, session_id: r.session_id });
+        }
+      }
+      expect(anchors).toBeGreaterThan(5);
+      // A missing session: the same one-line error.
+      await both({ profile, session_id: 'nosuch-session' });
+    },
+    120_000,
+  );
+
+  it.each(CASES.filter((c) => c.profile !== 'pg26'))(
+    'lookback recent/search/scroll/read --profile $profile --json (fixture v$fixture)',
+    ({ profile }) => {
+      const same = (args: string[]) => {
+        const a = lookback([...args, '--profile', profile, '--json'], env);
+        const b = lookback([...args, '--profile', profile, '--json'], liteEnv);
+        expect(a.stderr).toBe('');
+        expect(a.code, args.join(' ')).toBe(b.code);
+        expect(a.stdout, args.join(' ')).toBe(b.stdout);
+        return a.json();
+      };
+      same(['recent', '--limit', '30']);
+      const first = (same(['search', 'docker OR 数据']).results as Obj[])[0]!;
+      expect(first).toBeDefined();
+      same(['scroll', String(first.session_id), String(first.match_message_id)]);
+      same(['read', String(first.session_id)]);
+    },
+    120_000,
+  );
+});

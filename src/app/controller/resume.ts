@@ -26,6 +26,12 @@ function resumeSession(ctx: Ctx): { sessionId: string; cwd: string | null } | nu
   return { sessionId: tip, cwd: ctx.data.cwdOf(tip) };
 }
 
+/** A remote conversation's machine: the agent's command then runs there, over `ssh -t`. */
+function hostOf(ctx: Ctx, sessionId: string): { host?: string } {
+  const host = ctx.data.hostOf(sessionId);
+  return host ? { host } : {};
+}
+
 export function resume(ctx: Ctx): void {
   if (!ctx.o.resume) return ctx.setStatus(say.resumeUnavailable, 'warn');
   const at = resumeSession(ctx);
@@ -42,6 +48,7 @@ export function resume(ctx: Ctx): void {
       profile: h?.profile ?? ctx.state.store.profile,
       cwd: at.cwd,
       ...(other ? { agent: other.agent } : {}),
+      ...hostOf(ctx, at.sessionId),
     },
     { env: ctx.o.env ?? {} },
   );

@@ -254,6 +254,15 @@ export class DataSource {
     return { profile: this.profile, sessionId, messageId };
   }
 
+  /**
+   * The machine an app session is on (R resumes it there over `ssh -t`); null for
+   * this machine. The app reads only this machine's sources today: the host
+   * sources of src/hosts/sources.ts answer here once the app lists them.
+   */
+  hostOf(_sessionId: string): string | null {
+    return null;
+  }
+
   /** Another agent's native ids behind an app session (and message) id; null for Hermes. */
   agentRef(sessionId: string, messageId: number | null) {
     return this.agents && other(sessionId) ? this.agents.refOf(sessionId, messageId) : null;
