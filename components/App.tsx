@@ -180,7 +180,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
           chips={[]}
           typing={true}
           mode={s.search.mode}
-          note="⏎ find · Esc cancels"
+          note="⏎ keeps it · Esc goes back"
           prompt=" find in conversation: "
         />
       ) : (

@@ -8,7 +8,9 @@ import type { Routed } from '../input/router.js';
 import type { EditAction } from '../input/lineEditor.js';
 import type { ExportForm } from '../model.js';
 import {
+  cancelFind,
   commitFind,
+  findAsYouType,
   nav,
   open,
   reloadAgentView,
@@ -39,11 +41,16 @@ export function apply(ctx: Ctx, r: Routed): void {
       if (ctx.state.search.text !== text) searchChanged(ctx);
       return;
     }
-    case 'find':
-      return ctx.dispatch({ type: 'findEdit', action: r.action });
+    case 'find': {
+      const text = ctx.state.findLine?.text ?? '';
+      ctx.dispatch({ type: 'findEdit', action: r.action });
+      // Incremental, as less and vim with incsearch: the view moves to the first match as the text changes.
+      if ((ctx.state.findLine?.text ?? '') !== text) findAsYouType(ctx);
+      return;
+    }
     case 'findDone': {
       const text = ctx.state.findLine?.text ?? '';
-      if (!r.commit) return ctx.dispatch({ type: 'findClose' });
+      if (!r.commit) return cancelFind(ctx);
       return commitFind(ctx, text);
     }
     case 'paste':

@@ -304,6 +304,34 @@ export function commitFind(ctx: Ctx, text: string): void {
   landOnFind(ctx, find, target);
 }
 
+/**
+ * The find line changed: from where the reader was when it opened, the view
+ * moves to the first match at or after the focus (wrapping past the end), the
+ * matches highlighted; no match (or no text) puts the view back where it was.
+ */
+export function findAsYouType(ctx: Ctx): void {
+  const from = ctx.state.findFrom;
+  const t = ctx.state.findLine?.text.trim() ?? '';
+  if (!from) return;
+  ctx.dispatch({ type: 'restoreView', view: from });
+  if (t === '') return ctx.setStatus(say.findTyping);
+  const hits = ctx.data.find(from.win.chain, t);
+  if (hits.length === 0) return ctx.setStatus(say.findNone(t), 'warn');
+  const find = { text: t, hits };
+  ctx.dispatch({ type: 'setFind', find });
+  const cur = focusedMessage(from.win)?.id ?? 0;
+  const next = hits.includes(cur) ? cur : adjacentHit(hits, cur, 1);
+  landOnFind(ctx, find, next ?? hits[0]!, next === null ? 1 : undefined);
+}
+
+/** Esc on the find line: the view exactly where it was before the find line opened. */
+export function cancelFind(ctx: Ctx): void {
+  const from = ctx.state.findFrom;
+  if (from) ctx.dispatch({ type: 'restoreView', view: from });
+  ctx.dispatch({ type: 'findClose' });
+  ctx.setStatus(say.findCancelled);
+}
+
 function walkFind(ctx: Ctx, v: MessageView, find: FindResult, dir: 1 | -1): void {
   const cur = focusedMessage(v.win)?.id ?? 0;
   const next = adjacentHit(find.hits, cur, dir);

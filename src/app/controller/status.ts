@@ -26,6 +26,8 @@ export const say = {
       : 'past the first match: wrapped to the last',
   findNone: (text: string) => `“${text}” is not in this conversation`,
   findLeft: 'find left',
+  findTyping: 'find: the view moves to the first match as you type · ⏎ keeps it · Esc goes back',
+  findCancelled: 'find cancelled: back where you were',
   noResults: 'no results',
   pastedAnchors: (n: number, added: number) =>
     `pasted ${formatCount(n)} anchors: ${plural(added, 'new mark')} · y copies all marks`,

@@ -175,7 +175,7 @@ export const COMMANDS: readonly Command[] = [
     id: 'search.focus',
     keys: [ch('/')],
     description:
-      'Search (the last query selected, ↑ for older ones); in a conversation, find in it',
+      'Search (the last query selected, ↑ for older ones); in a conversation, find in it as you type',
     section: 'Search',
     hint: 'search',
   },

@@ -59,7 +59,8 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         origin: viewOrigin(s),
         typing: false,
         overlay: null,
-        findLine: null,
+        // The incremental find reloads the same conversation around a match: its line stays open.
+        findLine: s.view?.key === a.view.key ? s.findLine : null,
       };
     }
     case 'focusView':
@@ -124,6 +125,8 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
           win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
         };
       });
+    case 'restoreView':
+      return setView(s, a.view);
     case 'toggleToolSteps':
       return updateView(s, (v) => {
         const next = { ...v, hideTools: !v.hideTools };

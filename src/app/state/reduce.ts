@@ -47,6 +47,7 @@ export function initialState(o: InitOptions): AppState {
     marks: [],
     overlay: null,
     findLine: null,
+    findFrom: null,
     status: null,
     now: o.now,
   };
@@ -131,6 +132,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'toggleExpand':
     case 'toggleReasoning':
     case 'setFind':
+    case 'restoreView':
     case 'toggleToolSteps':
       return reduceConversation(s, a);
     case 'setPane':

@@ -138,6 +138,8 @@ export interface AppState {
   overlay: Overlay | null;
   /** The find line while it is typed in the message pane (null otherwise). */
   findLine: LineState | null;
+  /** The view as it was when the find line opened: Esc on the line puts it back (find is incremental). */
+  findFrom: MessageView | null;
   status: StatusMessage | null;
   /** Wall clock (epoch seconds) for ages; refreshed by the controller. */
   now: number;
@@ -165,6 +167,8 @@ export type Action =
   | { type: 'findEdit'; action: EditAction }
   | { type: 'findClose' }
   | { type: 'setFind'; find: FindResult | null }
+  /** Esc on the incremental find line: the view exactly as it was before the find moved it. */
+  | { type: 'restoreView'; view: MessageView }
   | { type: 'setMode'; mode: SearchMode }
   | { type: 'cycleSort' }
   | { type: 'toggleTools' }
@@ -265,6 +269,7 @@ export type ConversationAction = Extract<
       | 'toggleExpand'
       | 'toggleReasoning'
       | 'setFind'
+      | 'restoreView'
       | 'toggleToolSteps';
   }
 >;

@@ -93,11 +93,11 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
     case 'historyRecord':
       return { ...s, search: { ...s.search, history: recordQuery(s.search.history, a.query) } };
     case 'findStart':
-      return s.view ? { ...s, findLine: EMPTY_LINE } : s;
+      return s.view ? { ...s, findLine: EMPTY_LINE, findFrom: s.view } : s;
     case 'findEdit':
       return s.findLine ? { ...s, findLine: editLine(s.findLine, a.action) } : s;
     case 'findClose':
-      return { ...s, findLine: null };
+      return { ...s, findLine: null, findFrom: null };
     case 'setMode':
       return { ...s, search: { ...s.search, mode: a.mode } };
     case 'cycleSort': {

@@ -1,0 +1,100 @@
+/**
+ * Journeys of a daily user, round two (issue 20): incremental find, PgUp to
+ * the first message, the status after a pasted link, resizing with a
+ * conversation open, and what else a first day trips on. Stores built with
+ * the agent's schema, real keys, the text on screen.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
+import { focusedMessage } from '../../src/app/geometry/window.js';
+import { KEY, startHarness, type Harness } from './harness.js';
+
+const NOW = 1_790_000_000;
+
+let current: Harness | null = null;
+afterEach(async () => {
+  await current?.close();
+  current = null;
+});
+
+const clock = (): number => NOW * 1000;
+const focus = (): number | undefined => focusedMessage(current!.state().view!.win)?.id;
+
+/** One conversation of `n` messages; `say(i)` is message i's text. */
+function oneConversation(title: string, n: number, say: (i: number) => string): string {
+  return buildStore(30, (db) => {
+    const sid = insertSession(db, { started_at: NOW - 3600, title });
+    for (let i = 0; i < n; i++)
+      insertMessage(db, {
+        session_id: sid,
+        role: i % 2 ? 'assistant' : 'user',
+        content: say(i),
+      });
+  });
+}
+
+/** The app on `path`, its first conversation opened from Recent (at its latest messages). */
+async function openFirst(
+  path: string,
+  title: string,
+  size = { cols: 120, rows: 40 },
+): Promise<Harness> {
+  const h = await startHarness(path, size, { now: clock });
+  current = h;
+  await h.waitFor(() => h.frame().includes(title), 'Recent');
+  await h.press(KEY.enter);
+  await h.waitFor(() => h.state().view !== null && h.state().pane === 'messages', 'opened');
+  return h;
+}
+
+/** The id of the message whose text is `text`. */
+function idOf(text: string): number {
+  return current!.store.db
+    .prepare('SELECT id FROM messages WHERE content = ?')
+    .pluck()
+    .get(text) as number;
+}
+
+describe('find in the conversation, as you type', () => {
+  it('moves to the first match after each key; Esc puts the view back; Enter keeps it', async () => {
+    const path = oneConversation('Walrus notes', 80, (i) =>
+      i === 10 ? 'the walrus surfaced' : i === 12 ? 'a walnut tree' : `plain line ${i}`,
+    );
+    const h = await openFirst(path, 'Walrus notes');
+    const start = focus();
+    const top = h.state().view!.win.top;
+    expect(start).toBe(idOf('plain line 79'));
+    await h.press('/');
+    await h.type('wal');
+    // Without Enter the view is already on the first match (wrapped past the end: it was at the tail).
+    expect(focus()).toBe(idOf('the walrus surfaced'));
+    expect(h.frame()).toContain('the walrus surfaced');
+    expect(h.frame()).toContain('“wal” 1/2');
+    expect(h.frame()).toContain('find in conversation: wal');
+    await h.type('n');
+    expect(focus()).toBe(idOf('a walnut tree'));
+    expect(h.frame()).toContain('“waln” 1/1');
+    // No match: the view goes back where it was, and says so.
+    await h.type('q');
+    expect(focus()).toBe(start);
+    expect(h.frame()).toContain('“walnq” is not in this conversation');
+    await h.press(KEY.backspace);
+    expect(focus()).toBe(idOf('a walnut tree'));
+    // Esc: back exactly where the reader was, no find left on.
+    await h.press(KEY.esc);
+    expect(h.state().findLine).toBeNull();
+    expect(focus()).toBe(start);
+    expect(h.state().view!.win.top).toBe(top);
+    expect(h.state().view!.find).toBeNull();
+    expect(h.frame()).toContain('find cancelled');
+    expect(h.frame()).toContain('plain line 79');
+    // Enter keeps where the find went, and n walks on from there.
+    await h.press('/');
+    await h.type('walrus');
+    await h.press(KEY.enter);
+    expect(h.state().findLine).toBeNull();
+    expect(focus()).toBe(idOf('the walrus surfaced'));
+    expect(h.state().view!.find?.hits).toEqual([idOf('the walrus surfaced')]);
+    expect(h.frame()).toContain('the walrus surfaced');
+  });
+});
