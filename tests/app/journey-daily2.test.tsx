@@ -98,3 +98,28 @@ describe('find in the conversation, as you type', () => {
     expect(h.frame()).toContain('the walrus surfaced');
   });
 });
+
+describe('PgUp in a long conversation', () => {
+  it('reaches the first message at the top, as PgDn reaches the last', async () => {
+    const path = oneConversation('Long haul', 500, (i) =>
+      i % 7 === 0 ? `message ${i}\n\nwith a second paragraph\nand a third line` : `message ${i}`,
+    );
+    const h = await openFirst(path, 'Long haul');
+    const first = idOf('message 0\n\nwith a second paragraph\nand a third line');
+    let last: number | undefined;
+    for (let i = 0; i < 400; i++) {
+      await h.press(KEY.pageUp);
+      const now = focus();
+      if (now === first || (now === last && h.state().view!.win.top === 0)) break;
+      last = now;
+    }
+    expect(h.state().view!.win.atStart).toBe(true);
+    expect(h.state().view!.win.top).toBe(0);
+    expect(focus()).toBe(first);
+    expect(h.frame()).toMatch(/message 0(?!\d)/);
+    // And back down to the end with PgDn.
+    for (let i = 0; i < 400 && focus() !== idOf('message 499'); i++) await h.press(KEY.pageDown);
+    expect(focus()).toBe(idOf('message 499'));
+    expect(h.frame()).toContain('message 499');
+  });
+});

@@ -199,6 +199,13 @@ export function pageMove(w: MsgWindow, measure: Measure, viewH: number, dir: 1 |
   if (w.items.length === 0) return w;
   const g = geometry(w.items, measure);
   const top = clampTop(w.top + dir * Math.max(1, viewH - 1), g.total, viewH);
+  // On the conversation's first (last) page the focus goes on to its first (last)
+  // message, as less reaches line 1: the viewport alone cannot move any further.
+  const edge = dir === -1 ? w.atStart && top === 0 : w.atEnd && top >= g.total - viewH;
+  if (edge) {
+    const m = nearestMessage(w.items, dir === -1 ? 0 : w.items.length - 1, g);
+    if (m >= 0) return { ...w, top, focus: m };
+  }
   return { ...w, top, focus: focusInView(w.items, g, w.focus, top, viewH) };
 }
 
