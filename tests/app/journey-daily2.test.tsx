@@ -123,3 +123,54 @@ describe('PgUp in a long conversation', () => {
     expect(h.frame()).toContain('message 499');
   });
 });
+
+describe('a pasted link or id', () => {
+  it('opens the conversation and says what it opened; Enter after it keeps that, never "nothing to expand"', async () => {
+    const path = buildStore(30, (db) => {
+      for (const t of ['Otter budget', 'Heron plan']) {
+        const sid = insertSession(db, { started_at: NOW - 3600, title: t });
+        for (let i = 0; i < 6; i++)
+          insertMessage(db, {
+            session_id: sid,
+            role: i % 2 ? 'assistant' : 'user',
+            content: `${t} ${i}`,
+          });
+      }
+    });
+    const h = await startHarness(path, { cols: 120, rows: 40 }, { now: clock });
+    current = h;
+    await h.waitFor(() => h.frame().includes('Heron plan'), 'Recent');
+    const sid = h.store.db
+      .prepare("SELECT id FROM sessions WHERE title = 'Otter budget'")
+      .pluck()
+      .get() as string;
+    const third = idOf('Otter budget 2');
+    const cases: [string, RegExp, number][] = [
+      [
+        `@session:default/${sid}`,
+        /opened Otter budget \(latest messages\)/,
+        idOf('Otter budget 5'),
+      ],
+      [sid, /opened Otter budget \(latest messages\)/, idOf('Otter budget 5')],
+      [
+        `session_search(session_id="${sid}", around_message_id=${third})`,
+        new RegExp(`opened Otter budget at message ${third}`),
+        third,
+      ],
+    ];
+    for (const [pasted, said, at] of cases) {
+      await h.press(KEY.esc, KEY.esc, KEY.esc);
+      await h.press(pasted);
+      await h.waitFor(() => h.state().pane === 'messages', `opened by ${pasted}`);
+      expect(focus()).toBe(at);
+      expect(h.frame()).toMatch(said);
+      // Enter as a shell habit after the paste: the status still says what opened.
+      await h.press(KEY.enter);
+      expect(h.frame()).toMatch(said);
+      expect(h.frame()).not.toContain('nothing to expand');
+    }
+    // e, asked outright, still says there is nothing to expand.
+    await h.press('e');
+    expect(h.frame()).toContain('nothing to expand in this message');
+  });
+});

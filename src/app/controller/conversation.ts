@@ -119,7 +119,9 @@ export function ensureEdges(ctx: Ctx): void {
 /** Enter on the list: the keyboard moves to the conversation beside it (loaded now if the preview was not). */
 export function open(ctx: Ctx): void {
   const s = ctx.state;
-  if (s.pane === 'messages' && !s.typing) return toggleExpand(ctx);
+  // Enter on a message expands it when there is something to expand; on any other it
+  // keeps the status line (an Enter after a pasted link is a shell habit, not a request).
+  if (s.pane === 'messages' && !s.typing) return toggleExpand(ctx, false);
   const t = previewTarget(s);
   if (!t) return s.search.text.trim() === '' ? undefined : ctx.setStatus(say.noResults);
   const v = s.view;
@@ -169,6 +171,8 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true
   const k = messageId !== null ? hits.indexOf(messageId) : -1;
   if (opened.note) ctx.setStatus(opened.note, 'warn');
   else if (query) ctx.setStatus(say.openedAtHit(k, hits.length));
+  // A pasted link, scroll call or id: say what it opened (the status left over from before would mislead).
+  else if (item.kind === 'jump') ctx.setStatus(say.openedAnchor(opened.title, item.messageId));
 }
 
 /** H changed what another agent's window holds (what was taken back): reload it where the reader was. */
@@ -226,13 +230,14 @@ export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch, focus = tr
   if (focus) ensureEdges(ctx);
 }
 
-export function toggleExpand(ctx: Ctx): void {
+/** e (and Enter on a message): expand or collapse a tool call or output; `say` reports a message with nothing to expand. */
+export function toggleExpand(ctx: Ctx, sayNothing = true): void {
   const v = ctx.state.view;
   if (!v || ctx.state.pane !== 'messages') return ctx.setStatus(say.expandWhere);
   const m = focusedMessage(v.win);
   if (!m) return;
   const expandable = m.role === 'tool' || m.role === 'system' || m.tool_calls !== null;
-  if (!expandable) return ctx.setStatus(say.nothingToExpand);
+  if (!expandable) return sayNothing ? ctx.setStatus(say.nothingToExpand) : undefined;
   ctx.dispatch({ type: 'toggleExpand' });
   ensureEdges(ctx);
 }

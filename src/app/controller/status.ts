@@ -40,6 +40,10 @@ export const say = {
   notFound: 'conversation not found (deleted?)',
   opened: (title: string, live: boolean) =>
     live ? `${title} · live: following new messages` : title,
+  openedAnchor: (title: string, messageId: number | null) =>
+    messageId === null
+      ? `opened ${title} (latest messages)`
+      : `opened ${title} at message ${nativeMessageId(messageId)}`,
   openedAtHit: (k: number, hits: number) =>
     k >= 0 ? `hit ${k + 1}/${hits} · n/N walk hits` : `${plural(hits, 'hit')} in this conversation`,
   expandWhere: 'open a conversation, then e expands a tool call',
