@@ -174,3 +174,36 @@ describe('a pasted link or id', () => {
     expect(h.frame()).toContain('nothing to expand in this message');
   });
 });
+
+describe('resizing with a conversation open', () => {
+  it('keeps the focused message whole on screen at 120x40, 100x30 and 80x24', async () => {
+    // Messages of six lines: at 40 rows a focus near the bottom, at 24 its body would fall off.
+    const body = (i: number): string =>
+      [
+        `turn ${i} opens`,
+        'line two',
+        'line three',
+        'line four',
+        'line five',
+        `turn ${i} closes`,
+      ].join('\n');
+    const path = oneConversation('Resize drill', 60, body);
+    const h = await openFirst(path, 'Resize drill');
+    // From the first messages, four messages down: the focus sits low in the 40-row pane.
+    await h.press('g');
+    for (let i = 0; i < 4; i++) await h.press('J');
+    for (const size of [
+      { cols: 100, rows: 30 },
+      { cols: 80, rows: 24 },
+    ]) {
+      const at = focusedMessage(h.state().view!.win)!;
+      const n = String(at.content).split('\n')[0]!.replace(' opens', '');
+      await h.resize(size);
+      expect(h.state().size).toEqual(size);
+      expect(focus()).toBe(at.id);
+      const frame = h.frame();
+      expect(frame, `${n} at ${size.cols}x${size.rows}`).toContain(`${n} opens`);
+      expect(frame, `${n} at ${size.cols}x${size.rows}`).toContain(`${n} closes`);
+    }
+  });
+});
