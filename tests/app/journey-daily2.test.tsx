@@ -207,3 +207,40 @@ describe('resizing with a conversation open', () => {
     }
   });
 });
+
+describe('marks', () => {
+  it('copy in conversation and time order, not the order they were marked', async () => {
+    const path = buildStore(30, (db) => {
+      for (const [t, at] of [
+        ['Older alpaca', NOW - 7200],
+        ['Newer bison', NOW - 3600],
+      ] as const) {
+        const sid = insertSession(db, { started_at: at, title: t });
+        for (let i = 0; i < 4; i++)
+          insertMessage(db, {
+            session_id: sid,
+            role: i % 2 ? 'assistant' : 'user',
+            content: `${t} ${i}`,
+            timestamp: at + i * 60,
+          });
+      }
+    });
+    const h = await startHarness(path, { cols: 120, rows: 40 }, { now: clock });
+    current = h;
+    await h.waitFor(() => h.frame().includes('Older alpaca'), 'Recent');
+    // Newer bison is first in Recent: mark its last message, then its second.
+    await h.press(KEY.enter);
+    await h.waitFor(() => h.state().pane === 'messages', 'bison');
+    await h.press('m', 'K', 'K', 'm', KEY.esc, 'j', KEY.enter);
+    await h.waitFor(() => h.state().view?.title === 'Older alpaca', 'alpaca');
+    await h.press('m', 'K', 'K', 'K', 'm');
+    expect(h.state().marks).toHaveLength(4);
+    await h.press('y');
+    await h.waitFor(() => h.copied.length === 1, 'the copy');
+    const order = [...h.copied[0]!.matchAll(/around_message_id=(\d+)/g)].map((m) => Number(m[1]));
+    const want = ['Older alpaca 0', 'Older alpaca 3', 'Newer bison 1', 'Newer bison 3'].map(idOf);
+    // Marked as bison 3, bison 1, alpaca 3, alpaca 0.
+    expect(h.state().marks.map((m) => m.messageId)).toEqual([want[3], want[2], want[1], want[0]]);
+    expect(order).toEqual(want);
+  });
+});
