@@ -244,3 +244,59 @@ describe('marks', () => {
     expect(order).toEqual(want);
   });
 });
+
+describe('Ctrl-R searches the query history', () => {
+  it('incrementally, Ctrl-R again for older, Enter takes the entry, Esc cancels', async () => {
+    const path = buildStore(30, (db) => {
+      for (const t of ['Pelican deploy', 'Pelican billing', 'Gannet notes']) {
+        const sid = insertSession(db, { started_at: NOW - 3600, title: t });
+        insertMessage(db, { session_id: sid, role: 'user', content: `${t} talk` });
+      }
+    });
+    const entries = ['pelican billing', 'gannet', 'pelican deploy', 'unrelated words'];
+    const h = await startHarness(
+      path,
+      { cols: 120, rows: 40 },
+      {
+        now: clock,
+        history: { load: () => entries, save: () => null },
+      },
+    );
+    current = h;
+    await h.waitFor(() => h.frame().includes('Gannet notes'), 'Recent');
+    const CTRL_R = '\x12';
+    await h.press('/');
+    await h.type('draft');
+    await h.press(CTRL_R);
+    expect(h.frame()).toContain('history (Ctrl-R):');
+    await h.type('peli');
+    // The newest entry with "peli", shown and searched as you type.
+    expect(h.state().search.text).toBe('pelican deploy');
+    expect(h.frame()).toContain('→ pelican deploy');
+    await h.waitFor(() => h.state().results.forText === 'pelican deploy', 'its results');
+    await h.waitFor(() => h.frame().includes('Pelican deploy'), 'its result row');
+    // Ctrl-R again: the older one.
+    await h.press(CTRL_R);
+    expect(h.state().search.text).toBe('pelican billing');
+    expect(h.frame()).toContain('→ pelican billing');
+    await h.press(CTRL_R);
+    expect(h.state().search.text).toBe('pelican billing');
+    expect(h.frame()).toContain('no older query has “peli”');
+    // Esc cancels: the line as it was.
+    await h.press(KEY.esc);
+    expect(h.state().historyFind).toBeNull();
+    expect(h.state().search.text).toBe('draft');
+    expect(h.state().typing).toBe(true);
+    // Enter takes the entry: the line holds it, typing goes on.
+    await h.press(CTRL_R);
+    await h.type('gan');
+    await h.press(KEY.enter);
+    expect(h.state().historyFind).toBeNull();
+    expect(h.state().search.text).toBe('gannet');
+    expect(h.frame()).toContain('/ gannet');
+    await h.waitFor(() => h.frame().includes('Gannet notes'), 'gannet results');
+    // The help lists the key.
+    await h.press(KEY.esc, '?');
+    expect(h.frame()).toMatch(/Ctrl-R +Search earlier queries/);
+  });
+});

@@ -5,7 +5,7 @@ import { viewMatchesSelection } from '../state/selectors.js';
 import { helpMaxScroll } from '../input/help.js';
 import type { CommandId } from '../input/keymap.js';
 import type { Routed } from '../input/router.js';
-import type { EditAction } from '../input/lineEditor.js';
+import { historyMatch, type EditAction } from '../input/lineEditor.js';
 import type { ExportForm } from '../model.js';
 import {
   cancelFind,
@@ -53,6 +53,28 @@ export function apply(ctx: Ctx, r: Routed): void {
       if (!r.commit) return cancelFind(ctx);
       return commitFind(ctx, text);
     }
+    case 'historyFind': {
+      const f = ctx.state.historyFind;
+      ctx.dispatch({ type: 'historyFindEdit', action: r.action });
+      const now = ctx.state.historyFind;
+      if (f && now && now.line.text !== f.line.text) historyFindFrom(ctx, undefined);
+      return;
+    }
+    case 'historyFindOlder': {
+      const f = ctx.state.historyFind;
+      if (f) historyFindFrom(ctx, f.index ?? undefined);
+      return;
+    }
+    case 'historyFindDone': {
+      const f = ctx.state.historyFind;
+      if (!f) return;
+      if (!r.commit && ctx.state.search.text !== f.original) {
+        ctx.dispatch({ type: 'historyFindMatch', index: null });
+        searchChanged(ctx);
+      }
+      ctx.dispatch({ type: 'historyFindClose' });
+      return ctx.setStatus(r.commit && f.index !== null ? say.historyTaken : say.historyCancelled);
+    }
     case 'paste':
       return paste(ctx, r.text);
     case 'closeOverlay':
@@ -78,6 +100,26 @@ export function apply(ctx: Ctx, r: Routed): void {
       return copy(ctx, option.text, option.label);
     }
   }
+}
+
+/**
+ * Ctrl-R's text changed (from the newest entry) or Ctrl-R again (from the one
+ * before `before`): the search line shows the match and its results follow.
+ */
+function historyFindFrom(ctx: Ctx, before: number | undefined): void {
+  const f = ctx.state.historyFind;
+  if (!f) return;
+  const entries = ctx.state.search.history.entries;
+  const q = f.line.text;
+  const at = historyMatch(entries, q, before);
+  if (at === null && before !== undefined && q.trim() !== '')
+    return ctx.setStatus(say.historyNoOlder(q), 'warn');
+  const text = ctx.state.search.text;
+  ctx.dispatch({ type: 'historyFindMatch', index: at });
+  if (ctx.state.search.text !== text) searchChanged(ctx);
+  if (q.trim() === '') return ctx.setStatus(say.historyTyping(entries.length));
+  if (at === null) return ctx.setStatus(say.historyNone(q), 'warn');
+  ctx.setStatus(say.historyAt(entries.length - at, entries.length));
 }
 
 /** An edit of the search line; a new search only when its text changed (not for a cursor move). */
@@ -111,6 +153,11 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   },
   'pane.next': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: 1 }),
   'pane.prev': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: -1 }),
+  'history.search': (ctx) => {
+    if (ctx.state.search.history.entries.length === 0) return ctx.setStatus(say.historyEmpty);
+    ctx.dispatch({ type: 'historyFindStart' });
+    ctx.setStatus(say.historyTyping(ctx.state.search.history.entries.length));
+  },
   'search.focus': (ctx) => {
     const s = ctx.state;
     // In a conversation, / finds in it (as in less); from a list it opens the search line.

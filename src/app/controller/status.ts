@@ -26,6 +26,15 @@ export const say = {
       : 'past the first match: wrapped to the last',
   findNone: (text: string) => `“${text}” is not in this conversation`,
   findLeft: 'find left',
+  historyEmpty: 'no earlier queries yet',
+  historyTyping: (n: number) =>
+    `history: type to search ${plural(n, 'earlier query', 'earlier queries')} · Ctrl-R older · ⏎ takes · Esc cancels`,
+  historyAt: (k: number, n: number) =>
+    `history: ${formatCount(k)} back of ${formatCount(n)} · Ctrl-R older · ⏎ takes · Esc cancels`,
+  historyNone: (q: string) => `history: no earlier query has “${q}”`,
+  historyNoOlder: (q: string) => `history: no older query has “${q}”`,
+  historyTaken: 'query taken from the history',
+  historyCancelled: 'history search cancelled',
   findTyping: 'find: the view moves to the first match as you type · ⏎ keeps it · Esc goes back',
   findCancelled: 'find cancelled: back where you were',
   noResults: 'no results',

@@ -62,6 +62,7 @@ export type CommandId =
   | 'search.toggleMode'
   | 'search.cycleSort'
   | 'search.toggleTools'
+  | 'history.search'
   | 'hits.next'
   | 'hits.prev'
   | 'msg.toggleExpand'
@@ -197,6 +198,13 @@ export const COMMANDS: readonly Command[] = [
     id: 'search.toggleTools',
     keys: [ch('t'), ch('t', true)],
     description: 'Include tool output in the search',
+    section: 'Search',
+  },
+  {
+    id: 'history.search',
+    keys: [ch('r', true)],
+    description:
+      'Search earlier queries as a shell does: type, Ctrl-R again for older, ⏎ takes it, Esc cancels',
     section: 'Search',
   },
   {

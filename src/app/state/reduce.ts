@@ -48,6 +48,7 @@ export function initialState(o: InitOptions): AppState {
     overlay: null,
     findLine: null,
     findFrom: null,
+    historyFind: null,
     status: null,
     now: o.now,
   };
@@ -146,6 +147,10 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'findStart':
     case 'findEdit':
     case 'findClose':
+    case 'historyFindStart':
+    case 'historyFindEdit':
+    case 'historyFindMatch':
+    case 'historyFindClose':
     case 'setMode':
     case 'cycleSort':
     case 'toggleTools':

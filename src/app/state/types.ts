@@ -52,6 +52,15 @@ export interface MessageView {
   find: FindResult | null;
 }
 
+export interface HistoryFind {
+  /** What is typed after Ctrl-R. */
+  line: LineState;
+  /** The history entry it matches (the search line shows it), null for none yet. */
+  index: number | null;
+  /** The search line before Ctrl-R: Esc puts it back. */
+  original: string;
+}
+
 export interface FindResult {
   text: string;
   /** Messages of the chain containing it, in order. */
@@ -140,6 +149,8 @@ export interface AppState {
   findLine: LineState | null;
   /** The view as it was when the find line opened: Esc on the line puts it back (find is incremental). */
   findFrom: MessageView | null;
+  /** Ctrl-R: the query history searched as in a shell (null otherwise). */
+  historyFind: HistoryFind | null;
   status: StatusMessage | null;
   /** Wall clock (epoch seconds) for ages; refreshed by the controller. */
   now: number;
@@ -166,6 +177,11 @@ export type Action =
   | { type: 'findStart' }
   | { type: 'findEdit'; action: EditAction }
   | { type: 'findClose' }
+  /** Ctrl-R: start (or, when on, the next older match), edit its text, set its match, close. */
+  | { type: 'historyFindStart' }
+  | { type: 'historyFindEdit'; action: EditAction }
+  | { type: 'historyFindMatch'; index: number | null }
+  | { type: 'historyFindClose' }
   | { type: 'setFind'; find: FindResult | null }
   /** Esc on the incremental find line: the view exactly as it was before the find moved it. */
   | { type: 'restoreView'; view: MessageView }
@@ -288,6 +304,10 @@ export type UiAction = Extract<
       | 'historyRecord'
       | 'findStart'
       | 'findEdit'
+      | 'historyFindStart'
+      | 'historyFindEdit'
+      | 'historyFindMatch'
+      | 'historyFindClose'
       | 'findClose'
       | 'setMode'
       | 'cycleSort'
