@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildStore, insertMessage, insertSession } from '../helpers/stores.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
+import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
+import { helpSections } from '../../src/app/input/hints.js';
 import { KEY, startHarness, type Harness } from './harness.js';
 
 const NOW = 1_790_000_000;
@@ -15,6 +17,8 @@ let current: Harness | null = null;
 afterEach(async () => {
   await current?.close();
   current = null;
+  // Each test's store reuses the same session and message ids: no layout carries over.
+  clearLayoutCache();
 });
 
 const clock = (): number => NOW * 1000;
@@ -298,5 +302,51 @@ describe('Ctrl-R searches the query history', () => {
     // The help lists the key.
     await h.press(KEY.esc, '?');
     expect(h.frame()).toMatch(/Ctrl-R +Search earlier queries/);
+  });
+});
+
+describe('long code lines, as less -S', () => {
+  it('S cuts code blocks instead of wrapping, ←/→ scroll them, ‹ › say there is more', async () => {
+    const long = `const start = 1; ${'x'.repeat(40)} ${'y'.repeat(60)} ${'z'.repeat(40)} END_OF_LINE;`;
+    const path = oneConversation('Code reading', 4, (i) =>
+      i === 3 ? `Here:\n\n\`\`\`ts\n${long}\nshort();\n\`\`\`\n` : `plain line ${i}`,
+    );
+    const h = await openFirst(path, 'Code reading');
+    const codeRows = (): string[] =>
+      h
+        .frame()
+        .split('\n')
+        .filter(
+          (l) => l.includes('const start') || l.includes('xxxx') || l.includes('END_OF_LINE'),
+        );
+    // Wrapped at first: the line runs over several rows, its end shown.
+    expect(codeRows().length, h.frame()).toBeGreaterThan(1);
+    expect(h.frame()).toContain('END_OF_LINE');
+    await h.press('S');
+    expect(h.frame()).toContain('code blocks cut long lines');
+    // One row, cut, with › at its right end; the end is off to the right.
+    expect(codeRows()).toHaveLength(1);
+    expect(codeRows()[0]).toMatch(/const start = 1; x+›/);
+    expect(h.frame()).not.toContain('END_OF_LINE');
+    expect(h.frame()).toContain('short();');
+    // → scrolls right until the end shows; ‹ marks what is off to the left.
+    for (let i = 0; i < 40 && !h.frame().includes('END_OF_LINE'); i++) await h.press(KEY.right);
+    expect(h.frame()).toContain('END_OF_LINE;');
+    expect(codeRows()[0]).toMatch(/‹z*\s?z+ END_OF_LINE;/);
+    expect(h.frame()).not.toContain('const start');
+    // ← back to the start.
+    for (let i = 0; i < 40 && !h.frame().includes('const start'); i++) await h.press(KEY.left);
+    expect(codeRows()[0]).toMatch(/const start = 1; x+›/);
+    expect(h.state().view!.codeShift).toBe(0);
+    // S again: wrapped.
+    await h.press('S');
+    expect(h.state().view!.codeShift).toBeNull();
+    expect(h.frame()).toContain('END_OF_LINE');
+    // The help lists the key (the overlay is generated from these rows).
+    const rows = helpSections().flatMap((x) => x.rows);
+    expect(rows).toContainEqual({
+      keys: 'S',
+      description: expect.stringContaining('as less -S') as string,
+    });
   });
 });

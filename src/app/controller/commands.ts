@@ -10,6 +10,7 @@ import type { ExportForm } from '../model.js';
 import {
   cancelFind,
   commitFind,
+  ensureEdges,
   findAsYouType,
   nav,
   open,
@@ -122,6 +123,25 @@ function historyFindFrom(ctx: Ctx, before: number | undefined): void {
   ctx.setStatus(say.historyAt(entries.length - at, entries.length));
 }
 
+/** Columns ←/→ move cut code blocks (less moves half a screen; code wants finer steps). */
+const CODE_STEP = 8;
+/** How far right cut code can scroll (past every line's end it shows only their last column). */
+const CODE_SHIFT_MAX = 4000;
+
+/** ←/→ scroll code rather than open branches: a conversation has the keyboard and its code is cut. */
+function codeCut(ctx: Ctx): boolean {
+  const s = ctx.state;
+  return s.pane === 'messages' && !s.typing && s.view !== null && s.view.codeShift !== null;
+}
+
+function shiftCode(ctx: Ctx, dir: 1 | -1): void {
+  const at = ctx.state.view?.codeShift ?? 0;
+  const shift = Math.max(0, Math.min(CODE_SHIFT_MAX, at + dir * CODE_STEP));
+  if (shift === at) return;
+  ctx.dispatch({ type: 'setCodeShift', shift });
+  ctx.setStatus(say.codeShift(shift));
+}
+
 /** An edit of the search line; a new search only when its text changed (not for a cursor move). */
 function editSearch(ctx: Ctx, action: EditAction): void {
   const text = ctx.state.search.text;
@@ -171,8 +191,15 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   'nav.pageUp': navTo('nav.pageUp'),
   'nav.top': navTo('nav.top'),
   'nav.bottom': navTo('nav.bottom'),
-  'tree.expand': (ctx) => tree(ctx, true),
-  'tree.collapse': (ctx) => tree(ctx, false),
+  'tree.expand': (ctx) => (codeCut(ctx) ? shiftCode(ctx, 1) : tree(ctx, true)),
+  'tree.collapse': (ctx) => (codeCut(ctx) ? shiftCode(ctx, -1) : tree(ctx, false)),
+  'msg.toggleCodeWrap': (ctx) => {
+    const v = ctx.state.view;
+    if (!v) return ctx.setStatus(say.openFirst);
+    ctx.dispatch({ type: 'setCodeShift', shift: v.codeShift === null ? 0 : null });
+    ensureEdges(ctx);
+    ctx.setStatus(say.codeWrap(ctx.state.view?.codeShift === null));
+  },
   open: (ctx) => {
     if (ctx.state.typing && openFromLine(ctx)) return;
     open(ctx);

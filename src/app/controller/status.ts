@@ -65,6 +65,11 @@ export const say = {
   hit: (k: number, n: number) => `hit ${k}/${n}`,
 
   nextMessage: (dir: 1 | -1) => (dir === 1 ? 'last message' : 'first loaded message'),
+  codeWrap: (wrapped: boolean) =>
+    wrapped
+      ? 'code blocks wrap long lines · S cuts them'
+      : 'code blocks cut long lines (‹ › mark more) · ←/→ scroll · S wraps again',
+  codeShift: (col: number) => `code from column ${formatCount(col + 1)} · ←/→ scroll · S wraps`,
   toolSteps: (shown: boolean) =>
     shown ? 'showing tool steps' : 'tool steps hidden (tool calls and outputs) · T shows them',
 

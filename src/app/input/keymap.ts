@@ -78,6 +78,7 @@ export type CommandId =
   | 'msg.next'
   | 'msg.prev'
   | 'msg.toggleToolSteps'
+  | 'msg.toggleCodeWrap'
   | 'export.menu'
   | 'resume'
   | 'app.suspend'
@@ -287,6 +288,12 @@ export const COMMANDS: readonly Command[] = [
     id: 'msg.toggleToolSteps',
     keys: [ch('T')],
     description: 'Hide or show tool steps (tool calls and outputs)',
+    section: 'Messages',
+  },
+  {
+    id: 'msg.toggleCodeWrap',
+    keys: [ch('S')],
+    description: 'Code blocks: cut long lines instead of wrapping (as less -S); ←/→ scroll them',
     section: 'Messages',
   },
   {

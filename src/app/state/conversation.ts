@@ -41,7 +41,15 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
       // Reasoning shown stays shown for the next conversation; expansions are per conversation.
       const reasoning = s.view?.reasoning ?? false;
       const hideTools = s.view?.hideTools ?? false;
-      const measure = measureFor(s, { expanded, reasoning, hideTools, terms: a.view.terms });
+      // Code cut (S) stays cut for the next conversation, back at its first column.
+      const codeShift = s.view?.codeShift == null ? null : 0;
+      const measure = measureFor(s, {
+        expanded,
+        reasoning,
+        hideTools,
+        codeShift,
+        terms: a.view.terms,
+      });
       const win = openWindow(
         a.window,
         a.focusIndex,
@@ -49,7 +57,7 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         viewHeight(s, { win: a.window }),
         a.placement,
       );
-      const view = { ...a.view, win, expanded, reasoning, hideTools };
+      const view = { ...a.view, win, expanded, reasoning, hideTools, codeShift };
       // A preview (the selection moved) leaves the keyboard on the list.
       if (!a.focus) return { ...s, view };
       return {
@@ -127,6 +135,14 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
       });
     case 'restoreView':
       return setView(s, a.view);
+    case 'setCodeShift':
+      return updateView(s, (v) => {
+        const next = { ...v, codeShift: a.shift };
+        return {
+          ...next,
+          win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
+        };
+      });
     case 'toggleToolSteps':
       return updateView(s, (v) => {
         const next = { ...v, hideTools: !v.hideTools };

@@ -134,6 +134,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'toggleReasoning':
     case 'setFind':
     case 'restoreView':
+    case 'setCodeShift':
     case 'toggleToolSteps':
       return reduceConversation(s, a);
     case 'setPane':

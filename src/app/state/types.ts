@@ -43,6 +43,8 @@ export interface MessageView {
   reasoning: boolean;
   /** Tool steps (tool calls and outputs) hidden; kept from one opened conversation to the next. */
   hideTools: boolean;
+  /** Code blocks cut at this column instead of wrapped (S, as less -S; ←/→ scroll); null: wrapped. */
+  codeShift: number | null;
   /** The result this view was opened from (n/N continue into its neighbours). */
   resultKey: string | null;
   /** The conversation's opening and closing messages, shown when the window does not reach them. */
@@ -185,6 +187,8 @@ export type Action =
   | { type: 'setFind'; find: FindResult | null }
   /** Esc on the incremental find line: the view exactly as it was before the find moved it. */
   | { type: 'restoreView'; view: MessageView }
+  /** S and ←/→: code blocks cut from this column (less -S), or wrapped (null). */
+  | { type: 'setCodeShift'; shift: number | null }
   | { type: 'setMode'; mode: SearchMode }
   | { type: 'cycleSort' }
   | { type: 'toggleTools' }
@@ -213,7 +217,7 @@ export type Action =
   | { type: 'toggleEveryProfile' }
   | {
       type: 'openView';
-      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools'>;
+      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools' | 'codeShift'>;
       window: Omit<MsgWindow, 'top' | 'focus'>;
       focusIndex: number;
       placement: 'anchor' | 'top' | 'bottom';
@@ -286,6 +290,7 @@ export type ConversationAction = Extract<
       | 'toggleReasoning'
       | 'setFind'
       | 'restoreView'
+      | 'setCodeShift'
       | 'toggleToolSteps';
   }
 >;
