@@ -3,6 +3,7 @@ import { Box, useInput, type Key } from 'ink';
 import { homedir } from 'node:os';
 import type { Controller } from '../src/app/controller/controller.js';
 import { tildePath } from '../src/text/format.js';
+import { truncate } from '../src/text/width.js';
 import { lineChips } from '../src/app/data/filters.js';
 import { hints } from '../src/app/input/hints.js';
 import type { Size } from '../src/app/geometry/screen.js';
@@ -180,8 +181,25 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
           chips={[]}
           typing={true}
           mode={s.search.mode}
-          note="⏎ find · Esc cancels"
+          note="⏎ keeps it · Esc goes back"
           prompt=" find in conversation: "
+        />
+      ) : s.historyFind ? (
+        // Ctrl-R: what is typed, and the query it finds (the results below are that query's).
+        <SearchLine
+          width={screen.cols}
+          text={s.historyFind.line.text}
+          cursor={s.historyFind.line.cursor}
+          selected={false}
+          chips={[]}
+          typing={true}
+          mode={s.search.mode}
+          note={
+            s.historyFind.index === null
+              ? '⏎ takes · Esc cancels'
+              : `→ ${truncate(s.search.text, Math.max(8, Math.floor(screen.cols / 2) - 24))} · ⏎ takes · Esc cancels`
+          }
+          prompt=" history (Ctrl-R): "
         />
       ) : (
         <SearchLine

@@ -103,6 +103,7 @@ export function windowLines(p: MessageWindowProps): Line[] {
       reasoning: v.reasoning,
       terms: v.terms,
       hideTools: v.hideTools,
+      codeShift: v.codeShift,
     });
     for (let i = row.skip; i < row.skip + row.take; i++) {
       const body = layout.lines[i] ?? [];

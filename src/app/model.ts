@@ -81,6 +81,8 @@ export interface ResultItem {
 export interface MarkRef {
   sessionId: string;
   messageId: number;
+  /** When the message was written (epoch seconds), where known: marks copy in time order. */
+  at?: number;
 }
 
 export type CopyForm = 'link' | 'scroll' | 'command' | 'quote' | 'window' | 'marks' | 'resume';

@@ -26,6 +26,12 @@ import { displayWidth, expandTabs, frameSafe, graphemes } from './width.js';
 export interface MarkdownOptions {
   /** Rewrite graphemes terminals disagree on (default true); see frameSafe. */
   frameSafe?: boolean;
+  /**
+   * Code blocks cut instead of wrapped, as `less -S`: each line shows the
+   * columns from this one on, with ‹ / › where more lies to the left / right.
+   * Undefined or null: code wraps.
+   */
+  codeShift?: number | null;
 }
 
 /** Quotes and lists inside quotes and lists: deeper than this is laid out flat. */
@@ -50,7 +56,7 @@ export function renderMarkdown(
   let clean = sanitize(typeof text === 'string' ? text : '');
   if (options.frameSafe !== false) clean = frameSafe(clean);
   clean = expandTabs(clean);
-  return finishLines(blocks(clean.split('\n'), max, 0));
+  return finishLines(blocks(clean.split('\n'), max, 0, options.codeShift ?? null));
 }
 
 /**
@@ -101,7 +107,7 @@ function prefixed(lines: Draft[], first: Draft, rest: Draft): Draft[] {
   return lines.map((l, i) => [...(i === 0 ? first : rest), ...l]);
 }
 
-function blocks(lines: string[], width: number, depth: number): Draft[] {
+function blocks(lines: string[], width: number, depth: number, shift: number | null): Draft[] {
   const out: Draft[] = [];
   let i = 0;
   let pendingBlank = false;
@@ -136,7 +142,7 @@ function blocks(lines: string[], width: number, depth: number): Draft[] {
         body.push(l.slice(Math.min(l.length - l.trimStart().length, (fence[1] as string).length)));
         i++;
       }
-      emit(codeBlock(body, fence[3] ?? '', width));
+      emit(codeBlock(body, fence[3] ?? '', width, shift));
       continue;
     }
     const heading = HEADING.exec(line);
@@ -159,7 +165,7 @@ function blocks(lines: string[], width: number, depth: number): Draft[] {
       }
       const bar: Draft = [{ text: '│ ', style: 'quote' }];
       if (width <= 2 || depth >= MAX_NESTING) emit(paragraph(inner, width, 'quote'));
-      else emit(prefixed(restyleQuote(blocks(inner, width - 2, depth + 1)), bar, bar));
+      else emit(prefixed(restyleQuote(blocks(inner, width - 2, depth + 1, shift)), bar, bar));
       continue;
     }
     const item = ITEM.exec(line);
@@ -197,7 +203,7 @@ function blocks(lines: string[], width: number, depth: number): Draft[] {
         } else break;
         i++;
       }
-      emit(listItem(markerText, content, width, depth));
+      emit(listItem(markerText, content, width, depth, shift));
       continue;
     }
     if (
@@ -258,12 +264,18 @@ function restyle(draft: Draft, style: Style): Draft {
   return draft.map((s) => (s.style === 'code' ? s : { ...s, style }));
 }
 
-function listItem(marker: string, content: string[], width: number, depth: number): Draft[] {
+function listItem(
+  marker: string,
+  content: string[],
+  width: number,
+  depth: number,
+  shift: number | null,
+): Draft[] {
   const bullet = /^\d/.test(marker) ? `${marker} ` : '• ';
   const w = displayWidth(bullet);
   if (width <= w + 1 || depth >= MAX_NESTING)
     return paragraph([`${bullet}${content.join(' ')}`], width, null);
-  const inner = blocks(content, width - w, depth + 1);
+  const inner = blocks(content, width - w, depth + 1, shift);
   if (inner.length === 0) inner.push([]);
   return prefixed(
     inner,
@@ -272,7 +284,7 @@ function listItem(marker: string, content: string[], width: number, depth: numbe
   );
 }
 
-function codeBlock(body: string[], info: string, width: number): Draft[] {
+function codeBlock(body: string[], info: string, width: number, shift: number | null): Draft[] {
   const indent = width > 4 ? 2 : 0;
   const room = width - indent;
   const out: Draft[] = [];
@@ -281,8 +293,48 @@ function codeBlock(body: string[], info: string, width: number): Draft[] {
   if (label !== '' && width > 4) out.push([{ text: label.slice(0, width), style: 'fence' }]);
   for (const line of highlightCode(body.join('\n'), info)) {
     const styled = line.map((s) => (s.style === 'plain' ? { ...s, style: 'code' as Style } : s));
-    for (const piece of hardWrap(styled, room)) out.push([...pad, ...piece]);
+    if (shift === null) for (const piece of hardWrap(styled, room)) out.push([...pad, ...piece]);
+    else out.push([...pad, ...cutAt(styled, shift, room)]);
   }
+  return out;
+}
+
+/**
+ * One code line seen through a window of `width` columns from column `shift`
+ * (less -S): ‹ in the first column when text lies to the left, › in the last
+ * when text lies to the right.
+ */
+function cutAt(draft: Draft, shift: number, width: number): Draft {
+  if (width < 3) return hardWrap(draft, width)[0] ?? [];
+  const cells: { g: string; style: Style }[] = [];
+  for (const seg of draft)
+    for (const g of graphemes(seg.text)) {
+      const w = displayWidth(g);
+      if (w > 1) {
+        // A wide grapheme takes two cells: the second is an empty marker.
+        cells.push({ g, style: seg.style }, { g: '', style: seg.style });
+      } else cells.push({ g: w === 1 ? g : '?', style: seg.style });
+    }
+  const from = Math.max(0, Math.min(shift, Math.max(0, cells.length - 1)));
+  const left = from > 0;
+  const right = cells.length - from > width;
+  const start = from + (left ? 1 : 0);
+  const end = from + width - (right ? 1 : 0);
+  const out: Draft = [];
+  const push = (text: string, style: Style): void => {
+    const last = out[out.length - 1];
+    if (last && last.style === style) last.text += text;
+    else out.push({ text, style });
+  };
+  if (left) push('‹', 'fence');
+  for (let i = start; i < Math.min(end, cells.length); i++) {
+    const c = cells[i]!;
+    // Half of a wide grapheme at either edge of the window shows as a space.
+    if (c.g === '') push(i === start ? ' ' : '', c.style);
+    else if (displayWidth(c.g) > 1 && i === end - 1) push(' ', c.style);
+    else push(c.g, c.style);
+  }
+  if (right) push('›', 'fence');
   return out;
 }
 

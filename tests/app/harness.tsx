@@ -73,6 +73,8 @@ export interface Harness {
   press: (...keys: string[]) => Promise<void>;
   type: (text: string) => Promise<void>;
   waitFor: (check: () => boolean, what: string, timeoutMs?: number) => Promise<void>;
+  /** The terminal changes size (the App is drawn again at it, as useTerminalSize reports a resize). */
+  resize: (size: Size) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -168,6 +170,12 @@ export async function startHarness(
           await pause(10);
         });
       }
+    },
+    resize: async (to) => {
+      await act(async () => {
+        r.rerender(<App controller={controller} size={to} home="/nonexistent-home" />);
+        await pause(5);
+      });
     },
     close: async () => {
       await act(async () => {

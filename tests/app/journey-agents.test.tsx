@@ -411,7 +411,9 @@ describe('journey: hits and marks in another agent’s conversation', () => {
     await h.press('n');
     expect(focusedMessage(h.state().view!.win)!.id).toBe(start);
     await h.press('m');
-    expect(h.state().marks).toEqual([{ sessionId: `claude:${LONG_ID}`, messageId: start }]);
+    expect(h.state().marks).toEqual([
+      { sessionId: `claude:${LONG_ID}`, messageId: start, at: expect.any(Number) },
+    ]);
     const before = h.copied.length;
     await h.press('y');
     await h.waitFor(() => h.copied.length === before + 1, 'marks copied');

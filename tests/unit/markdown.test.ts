@@ -297,3 +297,26 @@ describe('highlightCode: multi-line constructs and word edges', () => {
     expect(styles('cat done-file', 'bash')).toEqual(['cat done{punct:-}file']); // done: not the keyword
   });
 });
+
+describe('code blocks cut as less -S (codeShift)', () => {
+  const text = '```\n' + 'ab漢字cd'.repeat(12) + '\nshort\n```';
+  it('never draws a line wider than the width, at any shift, wide characters included', () => {
+    for (let shift = 0; shift < 80; shift++) {
+      const lines = renderMarkdown(text, 20, { codeShift: shift });
+      expect(lines.length).toBe(2);
+      for (const l of lines)
+        expect(displayWidth(l.map((s) => s.text).join('')), `shift ${shift}`).toBeLessThanOrEqual(
+          20,
+        );
+    }
+    const first = renderMarkdown(text, 20, { codeShift: 0 })[0]!
+      .map((s) => s.text)
+      .join('');
+    expect(first.trimEnd().endsWith('›')).toBe(true);
+    expect(first).not.toContain('‹');
+    const later = renderMarkdown(text, 20, { codeShift: 10 })[0]!
+      .map((s) => s.text)
+      .join('');
+    expect(later.trimStart().startsWith('‹')).toBe(true);
+  });
+});

@@ -5,10 +5,13 @@ import { viewMatchesSelection } from '../state/selectors.js';
 import { helpMaxScroll } from '../input/help.js';
 import type { CommandId } from '../input/keymap.js';
 import type { Routed } from '../input/router.js';
-import type { EditAction } from '../input/lineEditor.js';
+import { historyMatch, type EditAction } from '../input/lineEditor.js';
 import type { ExportForm } from '../model.js';
 import {
+  cancelFind,
   commitFind,
+  ensureEdges,
+  findAsYouType,
   nav,
   open,
   reloadAgentView,
@@ -39,12 +42,39 @@ export function apply(ctx: Ctx, r: Routed): void {
       if (ctx.state.search.text !== text) searchChanged(ctx);
       return;
     }
-    case 'find':
-      return ctx.dispatch({ type: 'findEdit', action: r.action });
+    case 'find': {
+      const text = ctx.state.findLine?.text ?? '';
+      ctx.dispatch({ type: 'findEdit', action: r.action });
+      // Incremental, as less and vim with incsearch: the view moves to the first match as the text changes.
+      if ((ctx.state.findLine?.text ?? '') !== text) findAsYouType(ctx);
+      return;
+    }
     case 'findDone': {
       const text = ctx.state.findLine?.text ?? '';
-      if (!r.commit) return ctx.dispatch({ type: 'findClose' });
+      if (!r.commit) return cancelFind(ctx);
       return commitFind(ctx, text);
+    }
+    case 'historyFind': {
+      const f = ctx.state.historyFind;
+      ctx.dispatch({ type: 'historyFindEdit', action: r.action });
+      const now = ctx.state.historyFind;
+      if (f && now && now.line.text !== f.line.text) historyFindFrom(ctx, undefined);
+      return;
+    }
+    case 'historyFindOlder': {
+      const f = ctx.state.historyFind;
+      if (f) historyFindFrom(ctx, f.index ?? undefined);
+      return;
+    }
+    case 'historyFindDone': {
+      const f = ctx.state.historyFind;
+      if (!f) return;
+      if (!r.commit && ctx.state.search.text !== f.original) {
+        ctx.dispatch({ type: 'historyFindMatch', index: null });
+        searchChanged(ctx);
+      }
+      ctx.dispatch({ type: 'historyFindClose' });
+      return ctx.setStatus(r.commit && f.index !== null ? say.historyTaken : say.historyCancelled);
     }
     case 'paste':
       return paste(ctx, r.text);
@@ -71,6 +101,45 @@ export function apply(ctx: Ctx, r: Routed): void {
       return copy(ctx, option.text, option.label);
     }
   }
+}
+
+/**
+ * Ctrl-R's text changed (from the newest entry) or Ctrl-R again (from the one
+ * before `before`): the search line shows the match and its results follow.
+ */
+function historyFindFrom(ctx: Ctx, before: number | undefined): void {
+  const f = ctx.state.historyFind;
+  if (!f) return;
+  const entries = ctx.state.search.history.entries;
+  const q = f.line.text;
+  const at = historyMatch(entries, q, before);
+  if (at === null && before !== undefined && q.trim() !== '')
+    return ctx.setStatus(say.historyNoOlder(q), 'warn');
+  const text = ctx.state.search.text;
+  ctx.dispatch({ type: 'historyFindMatch', index: at });
+  if (ctx.state.search.text !== text) searchChanged(ctx);
+  if (q.trim() === '') return ctx.setStatus(say.historyTyping(entries.length));
+  if (at === null) return ctx.setStatus(say.historyNone(q), 'warn');
+  ctx.setStatus(say.historyAt(entries.length - at, entries.length));
+}
+
+/** Columns ←/→ move cut code blocks (less moves half a screen; code wants finer steps). */
+const CODE_STEP = 8;
+/** How far right cut code can scroll (past every line's end it shows only their last column). */
+const CODE_SHIFT_MAX = 4000;
+
+/** ←/→ scroll code rather than open branches: a conversation has the keyboard and its code is cut. */
+function codeCut(ctx: Ctx): boolean {
+  const s = ctx.state;
+  return s.pane === 'messages' && !s.typing && s.view !== null && s.view.codeShift !== null;
+}
+
+function shiftCode(ctx: Ctx, dir: 1 | -1): void {
+  const at = ctx.state.view?.codeShift ?? 0;
+  const shift = Math.max(0, Math.min(CODE_SHIFT_MAX, at + dir * CODE_STEP));
+  if (shift === at) return;
+  ctx.dispatch({ type: 'setCodeShift', shift });
+  ctx.setStatus(say.codeShift(shift));
 }
 
 /** An edit of the search line; a new search only when its text changed (not for a cursor move). */
@@ -104,6 +173,11 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   },
   'pane.next': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: 1 }),
   'pane.prev': (ctx) => ctx.dispatch({ type: 'cyclePane', dir: -1 }),
+  'history.search': (ctx) => {
+    if (ctx.state.search.history.entries.length === 0) return ctx.setStatus(say.historyEmpty);
+    ctx.dispatch({ type: 'historyFindStart' });
+    ctx.setStatus(say.historyTyping(ctx.state.search.history.entries.length));
+  },
   'search.focus': (ctx) => {
     const s = ctx.state;
     // In a conversation, / finds in it (as in less); from a list it opens the search line.
@@ -117,8 +191,15 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
   'nav.pageUp': navTo('nav.pageUp'),
   'nav.top': navTo('nav.top'),
   'nav.bottom': navTo('nav.bottom'),
-  'tree.expand': (ctx) => tree(ctx, true),
-  'tree.collapse': (ctx) => tree(ctx, false),
+  'tree.expand': (ctx) => (codeCut(ctx) ? shiftCode(ctx, 1) : tree(ctx, true)),
+  'tree.collapse': (ctx) => (codeCut(ctx) ? shiftCode(ctx, -1) : tree(ctx, false)),
+  'msg.toggleCodeWrap': (ctx) => {
+    const v = ctx.state.view;
+    if (!v) return ctx.setStatus(say.openFirst);
+    ctx.dispatch({ type: 'setCodeShift', shift: v.codeShift === null ? 0 : null });
+    ensureEdges(ctx);
+    ctx.setStatus(say.codeWrap(ctx.state.view?.codeShift === null));
+  },
   open: (ctx) => {
     if (ctx.state.typing && openFromLine(ctx)) return;
     open(ctx);

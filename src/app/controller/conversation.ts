@@ -119,7 +119,9 @@ export function ensureEdges(ctx: Ctx): void {
 /** Enter on the list: the keyboard moves to the conversation beside it (loaded now if the preview was not). */
 export function open(ctx: Ctx): void {
   const s = ctx.state;
-  if (s.pane === 'messages' && !s.typing) return toggleExpand(ctx);
+  // Enter on a message expands it when there is something to expand; on any other it
+  // keeps the status line (an Enter after a pasted link is a shell habit, not a request).
+  if (s.pane === 'messages' && !s.typing) return toggleExpand(ctx, false);
   const t = previewTarget(s);
   if (!t) return s.search.text.trim() === '' ? undefined : ctx.setStatus(say.noResults);
   const v = s.view;
@@ -169,6 +171,8 @@ export function openResult(ctx: Ctx, item: ResultItem, at?: number, focus = true
   const k = messageId !== null ? hits.indexOf(messageId) : -1;
   if (opened.note) ctx.setStatus(opened.note, 'warn');
   else if (query) ctx.setStatus(say.openedAtHit(k, hits.length));
+  // A pasted link, scroll call or id: say what it opened (the status left over from before would mislead).
+  else if (item.kind === 'jump') ctx.setStatus(say.openedAnchor(opened.title, item.messageId));
 }
 
 /** H changed what another agent's window holds (what was taken back): reload it where the reader was. */
@@ -226,13 +230,14 @@ export function openView(ctx: Ctx, opened: Opened, extra: ViewSearch, focus = tr
   if (focus) ensureEdges(ctx);
 }
 
-export function toggleExpand(ctx: Ctx): void {
+/** e (and Enter on a message): expand or collapse a tool call or output; `say` reports a message with nothing to expand. */
+export function toggleExpand(ctx: Ctx, sayNothing = true): void {
   const v = ctx.state.view;
   if (!v || ctx.state.pane !== 'messages') return ctx.setStatus(say.expandWhere);
   const m = focusedMessage(v.win);
   if (!m) return;
   const expandable = m.role === 'tool' || m.role === 'system' || m.tool_calls !== null;
-  if (!expandable) return ctx.setStatus(say.nothingToExpand);
+  if (!expandable) return sayNothing ? ctx.setStatus(say.nothingToExpand) : undefined;
   ctx.dispatch({ type: 'toggleExpand' });
   ensureEdges(ctx);
 }
@@ -302,6 +307,34 @@ export function commitFind(ctx: Ctx, text: string): void {
   const cur = focusedMessage(v.win)?.id ?? 0;
   const target = hits.includes(cur) ? cur : (adjacentHit(hits, cur, 1) ?? hits[0]!);
   landOnFind(ctx, find, target);
+}
+
+/**
+ * The find line changed: from where the reader was when it opened, the view
+ * moves to the first match at or after the focus (wrapping past the end), the
+ * matches highlighted; no match (or no text) puts the view back where it was.
+ */
+export function findAsYouType(ctx: Ctx): void {
+  const from = ctx.state.findFrom;
+  const t = ctx.state.findLine?.text.trim() ?? '';
+  if (!from) return;
+  ctx.dispatch({ type: 'restoreView', view: from });
+  if (t === '') return ctx.setStatus(say.findTyping);
+  const hits = ctx.data.find(from.win.chain, t);
+  if (hits.length === 0) return ctx.setStatus(say.findNone(t), 'warn');
+  const find = { text: t, hits };
+  ctx.dispatch({ type: 'setFind', find });
+  const cur = focusedMessage(from.win)?.id ?? 0;
+  const next = hits.includes(cur) ? cur : adjacentHit(hits, cur, 1);
+  landOnFind(ctx, find, next ?? hits[0]!, next === null ? 1 : undefined);
+}
+
+/** Esc on the find line: the view exactly where it was before the find line opened. */
+export function cancelFind(ctx: Ctx): void {
+  const from = ctx.state.findFrom;
+  if (from) ctx.dispatch({ type: 'restoreView', view: from });
+  ctx.dispatch({ type: 'findClose' });
+  ctx.setStatus(say.findCancelled);
 }
 
 function walkFind(ctx: Ctx, v: MessageView, find: FindResult, dir: 1 | -1): void {

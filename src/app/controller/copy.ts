@@ -35,7 +35,7 @@ import { say } from './status.js';
 
 type Target =
   | { kind: 'message'; msg: Message; title: string }
-  | { kind: 'hit'; sessionId: string; messageId: number; title: string }
+  | { kind: 'hit'; sessionId: string; messageId: number; title: string; when: number }
   | { kind: 'session'; sessionId: string; title: string };
 
 export function target(ctx: Ctx): Target | null {
@@ -48,7 +48,13 @@ export function target(ctx: Ctx): Target | null {
     const r = selectedResult(s);
     if (!r) return null;
     return r.messageId !== null
-      ? { kind: 'hit', sessionId: r.sessionId, messageId: r.messageId, title: r.title }
+      ? {
+          kind: 'hit',
+          sessionId: r.sessionId,
+          messageId: r.messageId,
+          title: r.title,
+          when: r.when,
+        }
       : { kind: 'session', sessionId: r.sessionId, title: r.title };
   }
   const row = selectedRecent(s);
@@ -75,11 +81,43 @@ function scrollOf(ctx: Ctx, sessionId: string, messageId: number): string | null
 }
 
 /**
+ * Marks as the reader will follow them: conversation by conversation (a
+ * compression chain is one), the conversations in the time order of their
+ * earliest marked message, and each one's messages in their own order, however
+ * they were marked. Marks of unknown time (pasted) keep their order, last.
+ */
+export function marksInOrder(ctx: Ctx, marks: readonly MarkRef[]): MarkRef[] {
+  const rootOf = new Map<string, string>();
+  const root = (sid: string): string => {
+    let r = rootOf.get(sid);
+    if (r === undefined) {
+      r = ctx.data.chainOf(sid)[0] ?? sid;
+      rootOf.set(sid, r);
+    }
+    return r;
+  };
+  const first = new Map<string, number>();
+  marks.forEach((m, i) => {
+    const r = root(m.sessionId);
+    // Unknown times sort after every known one, in the order they came.
+    const t = m.at ?? Number.MAX_SAFE_INTEGER - marks.length + i;
+    first.set(r, Math.min(first.get(r) ?? Infinity, t));
+  });
+  return [...marks].sort((a, b) => {
+    const ra = root(a.sessionId);
+    const rb = root(b.sessionId);
+    if (ra !== rb) return (first.get(ra) ?? 0) - (first.get(rb) ?? 0) || (ra < rb ? -1 : 1);
+    return a.messageId - b.messageId;
+  });
+}
+
+/**
  * Marks as one block: this store's marks as session_search calls (multi),
  * another profile's as scroll calls naming it, other agents' marks as the
  * lookback commands that open them, one per line.
  */
-function marksBlock(ctx: Ctx, marks: readonly MarkRef[]): string {
+function marksBlock(ctx: Ctx, unordered: readonly MarkRef[]): string {
+  const marks = marksInOrder(ctx, unordered);
   const own = (m: MarkRef) =>
     ctx.data.hermesRef(m.sessionId, m.messageId)?.profile === ctx.data.profile;
   const hermes = marks.filter(own);
@@ -289,8 +327,9 @@ export function copy(ctx: Ctx, text: string, what: string): void {
 export function toggleMark(ctx: Ctx): void {
   const t = target(ctx);
   let ref: MarkRef | null = null;
-  if (t?.kind === 'message') ref = { sessionId: t.msg.session_id, messageId: t.msg.id };
-  else if (t?.kind === 'hit') ref = { sessionId: t.sessionId, messageId: t.messageId };
+  if (t?.kind === 'message')
+    ref = { sessionId: t.msg.session_id, messageId: t.msg.id, at: t.msg.timestamp };
+  else if (t?.kind === 'hit') ref = { sessionId: t.sessionId, messageId: t.messageId, at: t.when };
   if (!ref) return ctx.setStatus(say.marksWhere);
   ctx.dispatch({ type: 'toggleMark', ref });
   const n = ctx.state.marks.length;

@@ -3,6 +3,7 @@
  * Markdown or JSON file (src/export: the one form shared with the copy menu)
  * in the current directory or LOOKBACK_EXPORT_DIR, never overwriting a file.
  */
+import { marksInOrder } from './copy.js';
 import {
   conversationJson,
   conversationMarkdown,
@@ -72,7 +73,7 @@ export function runExport(ctx: Ctx, form: ExportForm): void {
         : `${JSON.stringify(conversationJson(group.info, group.messages), null, 2)}\n`;
     nameInfo = group.info;
   } else {
-    const groups = ctx.data.exportMarks(ctx.state.marks);
+    const groups = ctx.data.exportMarks(marksInOrder(ctx, ctx.state.marks));
     if (groups.length === 0) return ctx.setStatus(say.nothingToExport);
     text =
       ext === 'md'

@@ -26,6 +26,17 @@ export const say = {
       : 'past the first match: wrapped to the last',
   findNone: (text: string) => `“${text}” is not in this conversation`,
   findLeft: 'find left',
+  historyEmpty: 'no earlier queries yet',
+  historyTyping: (n: number) =>
+    `history: type to search ${plural(n, 'earlier query', 'earlier queries')} · Ctrl-R older · ⏎ takes · Esc cancels`,
+  historyAt: (k: number, n: number) =>
+    `history: ${formatCount(k)} back of ${formatCount(n)} · Ctrl-R older · ⏎ takes · Esc cancels`,
+  historyNone: (q: string) => `history: no earlier query has “${q}”`,
+  historyNoOlder: (q: string) => `history: no older query has “${q}”`,
+  historyTaken: 'query taken from the history',
+  historyCancelled: 'history search cancelled',
+  findTyping: 'find: the view moves to the first match as you type · ⏎ keeps it · Esc goes back',
+  findCancelled: 'find cancelled: back where you were',
   noResults: 'no results',
   pastedAnchors: (n: number, added: number) =>
     `pasted ${formatCount(n)} anchors: ${plural(added, 'new mark')} · y copies all marks`,
@@ -38,6 +49,10 @@ export const say = {
   notFound: 'conversation not found (deleted?)',
   opened: (title: string, live: boolean) =>
     live ? `${title} · live: following new messages` : title,
+  openedAnchor: (title: string, messageId: number | null) =>
+    messageId === null
+      ? `opened ${title} (latest messages)`
+      : `opened ${title} at message ${nativeMessageId(messageId)}`,
   openedAtHit: (k: number, hits: number) =>
     k >= 0 ? `hit ${k + 1}/${hits} · n/N walk hits` : `${plural(hits, 'hit')} in this conversation`,
   expandWhere: 'open a conversation, then e expands a tool call',
@@ -50,6 +65,11 @@ export const say = {
   hit: (k: number, n: number) => `hit ${k}/${n}`,
 
   nextMessage: (dir: 1 | -1) => (dir === 1 ? 'last message' : 'first loaded message'),
+  codeWrap: (wrapped: boolean) =>
+    wrapped
+      ? 'code blocks wrap long lines · S cuts them'
+      : 'code blocks cut long lines (‹ › mark more) · ←/→ scroll · S wraps again',
+  codeShift: (col: number) => `code from column ${formatCount(col + 1)} · ←/→ scroll · S wraps`,
   toolSteps: (shown: boolean) =>
     shown ? 'showing tool steps' : 'tool steps hidden (tool calls and outputs) · T shows them',
 

@@ -61,6 +61,8 @@ export interface LayoutOptions {
    * tool-call lines are left out.
    */
   hideTools?: boolean;
+  /** Code blocks cut at this column instead of wrapped (less -S); null or undefined: wrapped. */
+  codeShift?: number | null;
 }
 
 export interface MessageLayout {
@@ -120,8 +122,13 @@ function styledLines(styled: readonly StyledLine[], terms: readonly string[]): L
 }
 
 /** Message text as a terminal reader shows Markdown. */
-function markdownLines(text: string, width: number, terms: readonly string[]): Line[] {
-  const styled = renderMarkdown(text, Math.max(1, width - BODY_INDENT));
+function markdownLines(
+  text: string,
+  width: number,
+  terms: readonly string[],
+  codeShift: number | null,
+): Line[] {
+  const styled = renderMarkdown(text, Math.max(1, width - BODY_INDENT), { codeShift });
   return styledLines(styled.length > 0 ? styled : [[]], terms);
 }
 
@@ -269,7 +276,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
     }
   } else if (text !== '') {
     const c = capText(text, MESSAGE_MAX_CHARS);
-    lines.push(...markdownLines(c.text, width, terms));
+    lines.push(...markdownLines(c.text, width, terms, opts.codeShift ?? null));
     if (c.cut)
       lines.push([
         { text: ' '.repeat(BODY_INDENT) },
@@ -327,7 +334,7 @@ export function layoutMessageUncached(m: Message, opts: LayoutOptions): MessageL
 const cache = new Map<string, MessageLayout>();
 
 function cacheKey(m: Message, opts: LayoutOptions): string {
-  return `${m.id}|${m.session_id}|${opts.width}|${opts.expanded ? 1 : 0}|${opts.reasoning ? 1 : 0}|${opts.hideTools === true ? 1 : 0}|${opts.terms.join('\u0000')}`;
+  return `${m.id}|${m.session_id}|${opts.width}|${opts.expanded ? 1 : 0}|${opts.reasoning ? 1 : 0}|${opts.hideTools === true ? 1 : 0}|${opts.codeShift ?? 'w'}|${opts.terms.join('\u0000')}`;
 }
 
 /** Lays out one message, memoised: a key press never re-wraps what is already laid out. */

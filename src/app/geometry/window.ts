@@ -199,6 +199,13 @@ export function pageMove(w: MsgWindow, measure: Measure, viewH: number, dir: 1 |
   if (w.items.length === 0) return w;
   const g = geometry(w.items, measure);
   const top = clampTop(w.top + dir * Math.max(1, viewH - 1), g.total, viewH);
+  // On the conversation's first (last) page the focus goes on to its first (last)
+  // message, as less reaches line 1: the viewport alone cannot move any further.
+  const edge = dir === -1 ? w.atStart && top === 0 : w.atEnd && top >= g.total - viewH;
+  if (edge) {
+    const m = nearestMessage(w.items, dir === -1 ? 0 : w.items.length - 1, g);
+    if (m >= 0) return { ...w, top, focus: m };
+  }
   return { ...w, top, focus: focusInView(w.items, g, w.focus, top, viewH) };
 }
 
@@ -370,7 +377,17 @@ export function relayout(
   const g1 = geometry(w.items, newMeasure);
   if (oldViewH !== undefined && w.atEnd && w.top > 0 && w.top + oldViewH >= g0.total)
     return { ...w, top: clampTop(g1.total - viewH, g1.total, viewH) };
-  const row = Math.min((g0.offsets[w.focus] ?? 0) - w.top, Math.max(0, viewH - 1));
+  // The focused message's header keeps its row. After a resize, a message that would
+  // then run past the bottom (a shorter or narrower pane) moves up until it fits, or
+  // its header reaches the top; reading inside a tall message stays inside it.
+  const was = (g0.offsets[w.focus] ?? 0) - w.top;
+  const h1 = g1.heights[w.focus] ?? 1;
+  const row =
+    oldViewH === undefined
+      ? Math.min(was, Math.max(0, viewH - 1))
+      : was >= 0
+        ? Math.min(was, Math.max(0, viewH - h1))
+        : Math.max(was, Math.min(0, viewH - h1));
   const top = clampTop((g1.offsets[w.focus] ?? 0) - row, g1.total, viewH);
   return { ...w, top };
 }

@@ -62,6 +62,7 @@ export type CommandId =
   | 'search.toggleMode'
   | 'search.cycleSort'
   | 'search.toggleTools'
+  | 'history.search'
   | 'hits.next'
   | 'hits.prev'
   | 'msg.toggleExpand'
@@ -77,6 +78,7 @@ export type CommandId =
   | 'msg.next'
   | 'msg.prev'
   | 'msg.toggleToolSteps'
+  | 'msg.toggleCodeWrap'
   | 'export.menu'
   | 'resume'
   | 'app.suspend'
@@ -175,7 +177,7 @@ export const COMMANDS: readonly Command[] = [
     id: 'search.focus',
     keys: [ch('/')],
     description:
-      'Search (the last query selected, ↑ for older ones); in a conversation, find in it',
+      'Search (the last query selected, ↑ for older ones); in a conversation, find in it as you type',
     section: 'Search',
     hint: 'search',
   },
@@ -197,6 +199,13 @@ export const COMMANDS: readonly Command[] = [
     id: 'search.toggleTools',
     keys: [ch('t'), ch('t', true)],
     description: 'Include tool output in the search',
+    section: 'Search',
+  },
+  {
+    id: 'history.search',
+    keys: [ch('r', true)],
+    description:
+      'Search earlier queries as a shell does: type, Ctrl-R again for older, ⏎ takes it, Esc cancels',
     section: 'Search',
   },
   {
@@ -279,6 +288,12 @@ export const COMMANDS: readonly Command[] = [
     id: 'msg.toggleToolSteps',
     keys: [ch('T')],
     description: 'Hide or show tool steps (tool calls and outputs)',
+    section: 'Messages',
+  },
+  {
+    id: 'msg.toggleCodeWrap',
+    keys: [ch('S')],
+    description: 'Code blocks: cut long lines instead of wrapping (as less -S); ←/→ scroll them',
     section: 'Messages',
   },
   {

@@ -250,6 +250,22 @@ export function normalizeEntries(entries: readonly unknown[]): string[] {
   return out.slice(-HISTORY_MAX);
 }
 
+/**
+ * Ctrl-R: the newest entry older than `before` (an index; entries.length for
+ * the newest) that contains `query`, ignoring case, as a shell's reverse search.
+ */
+export function historyMatch(
+  entries: readonly string[],
+  query: string,
+  before: number = entries.length,
+): number | null {
+  const q = query.trim().toLowerCase();
+  if (q === '') return null;
+  for (let i = Math.min(before, entries.length) - 1; i >= 0; i--)
+    if ((entries[i] as string).toLowerCase().includes(q)) return i;
+  return null;
+}
+
 /** Remember a query run: moved to the newest place if already there; the walk resets. */
 export function recordQuery(h: History, query: string, max: number = HISTORY_MAX): History {
   const q = cleanInsert(query).trim();

@@ -27,6 +27,10 @@ export type Routed =
   /** The find line (`/` in the message pane): an edit, Enter, or Esc. */
   | { kind: 'find'; action: EditAction }
   | { kind: 'findDone'; commit: boolean }
+  /** Ctrl-R's history search: an edit of its text, Ctrl-R for the next older match, Enter or Esc. */
+  | { kind: 'historyFind'; action: EditAction }
+  | { kind: 'historyFindOlder' }
+  | { kind: 'historyFindDone'; commit: boolean }
   | { kind: 'menu'; action: 'move'; dir: 1 | -1 }
   | { kind: 'menu'; action: 'choose'; index?: number }
   | { kind: 'closeOverlay' }
@@ -137,6 +141,16 @@ function routeFind(input: string, key: KeyLike): Routed | null {
   return action ? { kind: 'find', action } : null;
 }
 
+/** Ctrl-R's line: Ctrl-R (or ↑) an older match, Enter takes the entry, Esc cancels, anything else edits. */
+function routeHistoryFind(input: string, key: KeyLike): Routed | null {
+  if (matches('history.search', input, key) || (key.upArrow && !key.ctrl))
+    return { kind: 'historyFindOlder' };
+  if (matches('back', input, key)) return { kind: 'historyFindDone', commit: false };
+  if (matches('open', input, key)) return { kind: 'historyFindDone', commit: true };
+  const action = keyToEdit(input, key);
+  return action ? { kind: 'historyFind', action } : null;
+}
+
 export function route(s: AppState, input: string, key: KeyLike): Routed | null {
   // Ctrl-C always quits, whatever has the keyboard.
   if (key.ctrl && input === 'c') return { kind: 'command', command: 'quit' };
@@ -146,6 +160,9 @@ export function route(s: AppState, input: string, key: KeyLike): Routed | null {
   if (s.overlay?.kind === 'copy') return routeCopyMenu(input, key);
   if (s.overlay?.kind === 'info') return routeInfo(input, key);
   if (s.findLine !== null) return routeFind(input, key);
+  if (s.historyFind !== null) return routeHistoryFind(input, key);
+  // Ctrl-R searches the query history from anywhere (the search line opens with it).
+  if (matches('history.search', input, key)) return { kind: 'command', command: 'history.search' };
   if (s.typing) return routeTyping(input, key);
   const text = typedText(input, key);
   // A paste into a pane goes to the search line (a pasted anchor jumps straight there).

@@ -41,7 +41,15 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
       // Reasoning shown stays shown for the next conversation; expansions are per conversation.
       const reasoning = s.view?.reasoning ?? false;
       const hideTools = s.view?.hideTools ?? false;
-      const measure = measureFor(s, { expanded, reasoning, hideTools, terms: a.view.terms });
+      // Code cut (S) stays cut for the next conversation, back at its first column.
+      const codeShift = s.view?.codeShift == null ? null : 0;
+      const measure = measureFor(s, {
+        expanded,
+        reasoning,
+        hideTools,
+        codeShift,
+        terms: a.view.terms,
+      });
       const win = openWindow(
         a.window,
         a.focusIndex,
@@ -49,7 +57,7 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         viewHeight(s, { win: a.window }),
         a.placement,
       );
-      const view = { ...a.view, win, expanded, reasoning, hideTools };
+      const view = { ...a.view, win, expanded, reasoning, hideTools, codeShift };
       // A preview (the selection moved) leaves the keyboard on the list.
       if (!a.focus) return { ...s, view };
       return {
@@ -59,7 +67,8 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         origin: viewOrigin(s),
         typing: false,
         overlay: null,
-        findLine: null,
+        // The incremental find reloads the same conversation around a match: its line stays open.
+        findLine: s.view?.key === a.view.key ? s.findLine : null,
       };
     }
     case 'focusView':
@@ -119,6 +128,16 @@ export function reduceConversation(s: AppState, a: ConversationAction): AppState
         // Found text is highlighted instead of the search's terms while a find is on.
         const terms = a.find ? [a.find.text] : v.query ? termsFromQuery(v.query) : [];
         const next = { ...v, find: a.find, terms };
+        return {
+          ...next,
+          win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),
+        };
+      });
+    case 'restoreView':
+      return setView(s, a.view);
+    case 'setCodeShift':
+      return updateView(s, (v) => {
+        const next = { ...v, codeShift: a.shift };
         return {
           ...next,
           win: relayout(v.win, measureFor(s, v), measureFor(s, next), viewHeight(s, next)),

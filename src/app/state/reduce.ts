@@ -47,6 +47,8 @@ export function initialState(o: InitOptions): AppState {
     marks: [],
     overlay: null,
     findLine: null,
+    findFrom: null,
+    historyFind: null,
     status: null,
     now: o.now,
   };
@@ -131,6 +133,8 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'toggleExpand':
     case 'toggleReasoning':
     case 'setFind':
+    case 'restoreView':
+    case 'setCodeShift':
     case 'toggleToolSteps':
       return reduceConversation(s, a);
     case 'setPane':
@@ -144,6 +148,10 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'findStart':
     case 'findEdit':
     case 'findClose':
+    case 'historyFindStart':
+    case 'historyFindEdit':
+    case 'historyFindMatch':
+    case 'historyFindClose':
     case 'setMode':
     case 'cycleSort':
     case 'toggleTools':

@@ -45,7 +45,10 @@ export function viewHeight(
  */
 export function measureAt(
   width: number,
-  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'> & { hideTools?: boolean },
+  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'> & {
+    hideTools?: boolean;
+    codeShift?: number | null;
+  },
 ): Measure {
   return (item) =>
     item.kind === 'divider'
@@ -56,12 +59,16 @@ export function measureAt(
           reasoning: view.reasoning,
           terms: view.terms,
           hideTools: view.hideTools === true,
+          codeShift: view.codeShift ?? null,
         }).lines.length;
 }
 
 export function measureFor(
   s: AppState,
-  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'> & { hideTools?: boolean },
+  view: Pick<MessageView, 'expanded' | 'reasoning' | 'terms'> & {
+    hideTools?: boolean;
+    codeShift?: number | null;
+  },
 ): Measure {
   return measureAt(messageWidth(s), view);
 }

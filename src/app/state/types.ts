@@ -43,6 +43,8 @@ export interface MessageView {
   reasoning: boolean;
   /** Tool steps (tool calls and outputs) hidden; kept from one opened conversation to the next. */
   hideTools: boolean;
+  /** Code blocks cut at this column instead of wrapped (S, as less -S; ←/→ scroll); null: wrapped. */
+  codeShift: number | null;
   /** The result this view was opened from (n/N continue into its neighbours). */
   resultKey: string | null;
   /** The conversation's opening and closing messages, shown when the window does not reach them. */
@@ -50,6 +52,15 @@ export interface MessageView {
   bookEnd: Message | null;
   /** Find within the conversation (`/` here, as in less): n/N walk these messages instead of the hits. */
   find: FindResult | null;
+}
+
+export interface HistoryFind {
+  /** What is typed after Ctrl-R. */
+  line: LineState;
+  /** The history entry it matches (the search line shows it), null for none yet. */
+  index: number | null;
+  /** The search line before Ctrl-R: Esc puts it back. */
+  original: string;
 }
 
 export interface FindResult {
@@ -138,6 +149,10 @@ export interface AppState {
   overlay: Overlay | null;
   /** The find line while it is typed in the message pane (null otherwise). */
   findLine: LineState | null;
+  /** The view as it was when the find line opened: Esc on the line puts it back (find is incremental). */
+  findFrom: MessageView | null;
+  /** Ctrl-R: the query history searched as in a shell (null otherwise). */
+  historyFind: HistoryFind | null;
   status: StatusMessage | null;
   /** Wall clock (epoch seconds) for ages; refreshed by the controller. */
   now: number;
@@ -164,7 +179,16 @@ export type Action =
   | { type: 'findStart' }
   | { type: 'findEdit'; action: EditAction }
   | { type: 'findClose' }
+  /** Ctrl-R: start (or, when on, the next older match), edit its text, set its match, close. */
+  | { type: 'historyFindStart' }
+  | { type: 'historyFindEdit'; action: EditAction }
+  | { type: 'historyFindMatch'; index: number | null }
+  | { type: 'historyFindClose' }
   | { type: 'setFind'; find: FindResult | null }
+  /** Esc on the incremental find line: the view exactly as it was before the find moved it. */
+  | { type: 'restoreView'; view: MessageView }
+  /** S and ←/→: code blocks cut from this column (less -S), or wrapped (null). */
+  | { type: 'setCodeShift'; shift: number | null }
   | { type: 'setMode'; mode: SearchMode }
   | { type: 'cycleSort' }
   | { type: 'toggleTools' }
@@ -193,7 +217,7 @@ export type Action =
   | { type: 'toggleEveryProfile' }
   | {
       type: 'openView';
-      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools'>;
+      view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools' | 'codeShift'>;
       window: Omit<MsgWindow, 'top' | 'focus'>;
       focusIndex: number;
       placement: 'anchor' | 'top' | 'bottom';
@@ -265,6 +289,8 @@ export type ConversationAction = Extract<
       | 'toggleExpand'
       | 'toggleReasoning'
       | 'setFind'
+      | 'restoreView'
+      | 'setCodeShift'
       | 'toggleToolSteps';
   }
 >;
@@ -283,6 +309,10 @@ export type UiAction = Extract<
       | 'historyRecord'
       | 'findStart'
       | 'findEdit'
+      | 'historyFindStart'
+      | 'historyFindEdit'
+      | 'historyFindMatch'
+      | 'historyFindClose'
       | 'findClose'
       | 'setMode'
       | 'cycleSort'

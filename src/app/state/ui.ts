@@ -93,11 +93,37 @@ export function reduceUi(s: AppState, a: UiAction): AppState {
     case 'historyRecord':
       return { ...s, search: { ...s.search, history: recordQuery(s.search.history, a.query) } };
     case 'findStart':
-      return s.view ? { ...s, findLine: EMPTY_LINE } : s;
+      return s.view ? { ...s, findLine: EMPTY_LINE, findFrom: s.view } : s;
     case 'findEdit':
       return s.findLine ? { ...s, findLine: editLine(s.findLine, a.action) } : s;
     case 'findClose':
-      return { ...s, findLine: null };
+      return { ...s, findLine: null, findFrom: null };
+    case 'historyFindStart':
+      return s.historyFind
+        ? s
+        : {
+            ...s,
+            typing: true,
+            pane: 'results',
+            historyFind: { line: EMPTY_LINE, index: null, original: s.search.text },
+          };
+    case 'historyFindEdit':
+      return s.historyFind
+        ? { ...s, historyFind: { ...s.historyFind, line: editLine(s.historyFind.line, a.action) } }
+        : s;
+    case 'historyFindMatch': {
+      const f = s.historyFind;
+      if (!f) return s;
+      // The search line shows the match (its results follow), or the line as it was.
+      const text = a.index === null ? f.original : (s.search.history.entries[a.index] ?? '');
+      return {
+        ...s,
+        historyFind: { ...f, index: a.index },
+        search: { ...s.search, text, cursor: text.length, selected: false },
+      };
+    }
+    case 'historyFindClose':
+      return { ...s, historyFind: null };
     case 'setMode':
       return { ...s, search: { ...s.search, mode: a.mode } };
     case 'cycleSort': {
