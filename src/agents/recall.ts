@@ -21,6 +21,7 @@ import {
 } from './queries.js';
 import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
+import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL, SNIPPET_TOKENS } from '../budgets.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -33,11 +34,6 @@ function stmt(db: Database.Database, sql: string): Database.Statement {
 }
 
 const NO_MATCH = 'No matching sessions found.';
-const SNIPPET_TOKENS = 40;
-const BOOKEND_SIZE = 3;
-const READ_SMALL = 30;
-const READ_HEAD = 20;
-const READ_TAIL = 10;
 /** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
 const QUIET_KINDS = `('injected', 'meta')`;
 

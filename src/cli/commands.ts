@@ -1,8 +1,9 @@
+import { MAX_EXCLUDED } from '../budgets.js';
 import { StoreError } from '../store/errors.js';
 import { listProfiles } from '../store/locate.js';
 import { allProfiles, postgresOf } from '../store/profiles.js';
 import type { Json } from '../store/recall.js';
-import { MAX_EXCLUDED } from '../store/filters.js';
+
 import { answer } from '../recall/answer.js';
 import type { Call } from '../recall/call.js';
 import { chooseSources, type Selection } from '../recall/sources.js';
@@ -21,6 +22,7 @@ import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
 import { loadApp } from './lazyApp.js';
 import { UsageError } from './usage.js';
 import { hookFailure, hookPayload } from './answerHook.js';
+import { CLI_FRESH_MS } from '../budgets.js';
 
 export { UsageError };
 
@@ -118,9 +120,6 @@ function detailFlag(value: string | undefined): Detail | undefined {
   if (v === 'adaptive' || v === 'full' || v === 'compact') return v;
   throw new UsageError(`--detail takes adaptive, full or compact, not "${value}"`);
 }
-
-/** A pass over the agents' files that ended this recently (by any process) is not repeated. */
-const CLI_FRESH_MS = 3_000;
 
 /** The sources the flags select (src/recall/sources.ts): every source found, narrowed by the flags. */
 async function selection(flags: Flags): Promise<Selection> {

@@ -19,13 +19,10 @@ import type { AgentIndex } from './agents.js';
 import { splitHostLink, tagHost } from '../hosts/tag.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
+import { MCP_LIMIT_DEFAULT, MCP_LIMIT_MAX } from '../budgets.js';
 
 /** A call that cannot be answered as made; the message says what to change. */
 export class ToolError extends Error {}
-
-/** The agent tool's limits: 3 conversations unless asked, never more than 10. */
-export const LIMIT_DEFAULT = 3;
-export const LIMIT_MAX = 10;
 
 /** The agent whose store lookback reads directly; any other is looked up in lookback's index. */
 export const NATIVE_AGENT = 'hermes';
@@ -73,7 +70,7 @@ function filters(args: SessionSearchArgs, now = new Date()): Filters | undefined
 }
 
 function clampLimit(limit: number | undefined): number {
-  return Math.max(1, Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX));
+  return Math.max(1, Math.min(limit ?? MCP_LIMIT_DEFAULT, MCP_LIMIT_MAX));
 }
 
 function roles(filter: string | undefined): string[] | undefined {

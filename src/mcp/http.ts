@@ -26,11 +26,10 @@ import type { Sources } from './call.js';
 import { createServer } from './server.js';
 import { bearerMatches, loadOrCreateToken, tokenPath } from './token.js';
 import { flattenError } from './wire.js';
+import { MAX_BODY_BYTES } from '../budgets.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7337;
-/** A tool call's arguments are a few hundred bytes; 1 MiB is generous and bounded. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 export const PATH = '/mcp';
 
 export interface Address {

@@ -39,12 +39,10 @@ import { readState } from '../hosts/sync.js';
 import { StoreRegistry, type Locate } from './stores.js';
 import { findTool, TOOLS, type AnyTool } from './tools.js';
 import { GuardedStdioTransport, oneLine } from './wire.js';
+import { LIST_TTL_MS } from '../budgets.js';
 
 const INSTRUCTIONS =
   "lookback recalls past AI-agent sessions (the Hermes agent's session store and other agents' histories), read-only. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:... link), call session_search with it.";
-
-/** The tool list changes only with a new lookback: clients may cache it for an hour. */
-const LIST_TTL_MS = 60 * 60 * 1000;
 
 /** The answer as the CLI prints it (text) and as an object (structured content). */
 function ok(payload: Record<string, Json>): CallToolResult {

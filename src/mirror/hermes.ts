@@ -21,6 +21,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sqlite, type Database, type Statement } from '../store/sqlite.js';
+import { MIRROR_WRITE_WAIT_MS } from '../budgets.js';
 
 /** A SQLite type affinity for a mirrored column (the feed maps its source's types to one). */
 export type Affinity = 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB' | '';
@@ -61,9 +62,6 @@ const REQUIRED: MirrorColumns = {
     { name: 'timestamp', type: 'REAL' },
   ],
 };
-
-/** How long a sync waits for another lookback process syncing the same mirror. */
-const WRITE_WAIT_MS = 30_000;
 
 /** A column name as the agent writes them: a bare identifier, quoted anyway. */
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -209,7 +207,7 @@ export class HermesMirror {
     const Database = sqlite();
     let db: Database | null = null;
     try {
-      db = new Database(path, { timeout: WRITE_WAIT_MS });
+      db = new Database(path, { timeout: MIRROR_WRITE_WAIT_MS });
       const has = db
         .prepare(`SELECT 1 FROM sqlite_master WHERE name = 'lookback_mirror'`)
         .pluck()
@@ -240,7 +238,7 @@ export class HermesMirror {
     }
     for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     renameSync(tmp, path);
-    db = new Database(path, { timeout: WRITE_WAIT_MS });
+    db = new Database(path, { timeout: MIRROR_WRITE_WAIT_MS });
     db.pragma('synchronous = NORMAL');
     return new HermesMirror(path, db, columns, true);
   }

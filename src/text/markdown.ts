@@ -22,20 +22,13 @@ import {
   type StyledLine,
 } from './styled.js';
 import { displayWidth, expandTabs, frameSafe, graphemes } from './width.js';
+import { INLINE_MAX_CHARS, MARKDOWN_MAX_NESTING } from '../budgets.js';
 
 export interface MarkdownOptions {
   /** Rewrite graphemes terminals disagree on (default true); see frameSafe. */
   frameSafe?: boolean;
 }
 
-/** Quotes and lists inside quotes and lists: deeper than this is laid out flat. */
-const MAX_NESTING = 8;
-/**
- * Inline markup is looked for only in lines up to this long: finding a
- * closing marker scans ahead, and a pasted blob of unclosed `[` or `**` would
- * make that quadratic. Longer lines are shown as plain text.
- */
-const INLINE_MAX_CHARS = 4_000;
 /** Narrowest column a table cell is cut to before the table gives up on columns. */
 const MIN_CELL = 3;
 
@@ -158,7 +151,7 @@ function blocks(lines: string[], width: number, depth: number): Draft[] {
         i++;
       }
       const bar: Draft = [{ text: '│ ', style: 'quote' }];
-      if (width <= 2 || depth >= MAX_NESTING) emit(paragraph(inner, width, 'quote'));
+      if (width <= 2 || depth >= MARKDOWN_MAX_NESTING) emit(paragraph(inner, width, 'quote'));
       else emit(prefixed(restyleQuote(blocks(inner, width - 2, depth + 1)), bar, bar));
       continue;
     }
@@ -261,7 +254,7 @@ function restyle(draft: Draft, style: Style): Draft {
 function listItem(marker: string, content: string[], width: number, depth: number): Draft[] {
   const bullet = /^\d/.test(marker) ? `${marker} ` : '• ';
   const w = displayWidth(bullet);
-  if (width <= w + 1 || depth >= MAX_NESTING)
+  if (width <= w + 1 || depth >= MARKDOWN_MAX_NESTING)
     return paragraph([`${bullet}${content.join(' ')}`], width, null);
   const inner = blocks(content, width - w, depth + 1);
   if (inner.length === 0) inner.push([]);
@@ -484,7 +477,7 @@ function parseInline(s: string, style: Style, out: Draft, depth: number): void {
     }
     if (ch === '[') {
       const link = linkAt(s, i);
-      if (link && depth < MAX_NESTING) {
+      if (link && depth < MARKDOWN_MAX_NESTING) {
         flush();
         parseInline(link.text, 'link', out, depth + 1);
         i = link.end;
@@ -500,7 +493,7 @@ function parseInline(s: string, style: Style, out: Draft, depth: number): void {
         continue;
       }
     }
-    if ((ch === '*' || ch === '_') && depth < MAX_NESTING) {
+    if ((ch === '*' || ch === '_') && depth < MARKDOWN_MAX_NESTING) {
       const double = s[i + 1] === ch;
       const marker = double ? ch + ch : ch;
       const before = s[i - 1];

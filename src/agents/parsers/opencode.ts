@@ -4,11 +4,10 @@
  * Each session has a signature (its own update time plus row counts and the newest
  * update over its messages and parts); a changed signature re-derives the session.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { columns, openWithoutTrace } from '../readOnlyDb.js';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   obj,

@@ -6,11 +6,10 @@
  * text and a deleted row leaves. `session_pending`, `session_inbox` and the
  * `event` log (gigabytes) are never read.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import type Database from 'better-sqlite3';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   obj,
