@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
-import type { Format, Overrides, SourceFile, SourceRoot } from './discover.js';
+import type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js';
 import type { Agent } from './model.js';
 import { AIDER_DEPTH, AIDER_WALK_MS } from '../budgets.js';
 

@@ -15,7 +15,7 @@ import { agentScope } from '../recall/sources.js';
 import { StoreError } from '../store/errors.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { inertJson } from './json.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../recall/usage.js';
 import { SOURCES_FRESH_MS } from '../budgets.js';
 
 export { AgentUsageError };

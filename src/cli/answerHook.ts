@@ -1,5 +1,5 @@
 /**
- * One seam between the recall commands and `--host` (src/hosts/cli.ts): every
+ * One seam between the recall commands and `--host` (src/cli/hosts.ts): every
  * answer and every one-line failure the recall commands print passes through
  * the hook when one is set, which tags it with its host, or keeps it to merge
  * the answers of several hosts. Without a hook nothing changes.

@@ -13,14 +13,14 @@ import { parseSourceDirs, AgentUsageError } from '../agents/sourceDirs.js';
 import { parseWhen } from '../store/time.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { chooseStore } from './storeChoice.js';
+import { chooseStore } from '../recall/storeChoice.js';
 import { inertJson } from './json.js';
 import type { Flags } from './flags.js';
 import { printText } from './text.js';
 import { lazy } from './lazy.js';
 import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
 import { loadApp } from './lazyApp.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../recall/usage.js';
 import { hookFailure, hookPayload } from './answerHook.js';
 import { CLI_FRESH_MS } from '../budgets.js';
 

@@ -20,10 +20,10 @@ import {
 } from 'node:http';
 import { isIP } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { UsageError } from '../cli/usage.js';
+import { UsageError } from '../recall/usage.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { Sources } from './call.js';
-import { createServer } from './server.js';
+import { createServer } from './protocol.js';
 import { bearerMatches, loadOrCreateToken, tokenPath } from './token.js';
 import { flattenError } from './wire.js';
 import { MAX_BODY_BYTES } from '../budgets.js';

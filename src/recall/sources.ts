@@ -10,8 +10,8 @@
 import { homedir } from 'node:os';
 import { sourceRoots, type Overrides } from '../agents/discover.js';
 import { AGENTS, isAgent, type Agent } from '../agents/model.js';
-import { chooseStoreOnDisk } from '../cli/storeChoice.js';
-import { UsageError } from '../cli/usage.js';
+import { chooseStoreOnDisk } from './storeChoice.js';
+import { UsageError } from './usage.js';
 import { StoreError } from '../store/errors.js';
 import { openableProfile, readableProfiles } from '../postgres/profiles.js';
 import { allProfiles, findProfile } from '../store/profiles.js';

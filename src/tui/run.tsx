@@ -89,7 +89,7 @@ export async function runApp(flags: Flags): Promise<number> {
     process.stderr.write(`lookback: ${agents}\n`);
     return 2;
   }
-  // Which store was decided by the command line (src/cli/storeChoice.ts), once for the CLI, the app and the library.
+  // Which store was decided by the command line (src/recall/storeChoice.ts), once for the CLI, the app and the library.
   const where: ChosenStore = flags.store;
   let store: Store;
   try {

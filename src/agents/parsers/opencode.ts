@@ -20,11 +20,10 @@ import { offerTitle } from './claude.js';
 import { isOpencodeV2, readV2Sessions, v2Signatures } from './opencodeV2.js';
 import type Database from 'better-sqlite3';
 import type { Problems } from '../model.js';
+import type { OpencodeSession } from './types.js';
 
-export interface OpencodeSession {
-  conv: ConvPatch;
-  messages: Msg[];
-}
+// In types.ts so opencodeV2.ts can use it without a circle.
+export type { OpencodeSession } from './types.js';
 
 export interface OpencodeRead {
   sessions: OpencodeSession[];

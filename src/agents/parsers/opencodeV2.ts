@@ -21,7 +21,7 @@ import {
 } from '../model.js';
 import { columns } from '../readOnlyDb.js';
 import { offerTitle } from './claude.js';
-import type { OpencodeSession } from './opencode.js';
+import type { OpencodeSession } from './types.js';
 
 function json(v: unknown): Record<string, unknown> | null {
   if (typeof v !== 'string') return null;

@@ -3,18 +3,19 @@
  * `lookback hosts`, and `--host NAME|all` on recent, search, scroll and read.
  * A host's answer is the ordinary answer computed over its mirror (HOME and the
  * index switched to the host's, hostEnv), tagged with the host on the way out
- * (src/cli/answerHook.ts); `--host all` asks every synced host and merges.
+ * (answerHook.ts); `--host all` asks every synced host and merges.
  */
-import { inertJson, type Flags } from '../cli/commands.js';
-import { withAnswerHook } from '../cli/answerHook.js';
-import { printText } from '../cli/text.js';
+import type { Flags } from './flags.js';
+import { inertJson } from './json.js';
+import { withAnswerHook } from './answerHook.js';
+import { printText } from './text.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { hostSummary } from './summary.js';
-import { HostUsageError, checkHostName, hostEnv } from './paths.js';
-import { HostError } from './ssh.js';
-import { splitHostLink, tagHost } from './tag.js';
-import { knownHosts, readState, syncHost } from './sync.js';
+import { hostSummary } from '../hosts/summary.js';
+import { HostUsageError, checkHostName, hostEnv } from '../hosts/paths.js';
+import { HostError } from '../hosts/ssh.js';
+import { splitHostLink, tagHost } from '../hosts/tag.js';
+import { knownHosts, readState, syncHost } from '../hosts/sync.js';
 
 export { HostUsageError };
 
