@@ -2,6 +2,10 @@
  * recent, search, scroll and read over the agents' index, answering with the same
  * field names as the Hermes store (src/store/recall.ts) plus `agent`. Message ids
  * are the per-source anchors (strings): `lookback scroll --agent codex <session> <anchor>`.
+ *
+ * Why one file of ~560 lines: the four operations share one set of row shapes,
+ * caps and snippet rules over one index, and src/recall/agents.ts is its only
+ * caller; split it by operation when the recall core takes over its shaping.
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../store/errors.js';

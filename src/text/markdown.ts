@@ -9,6 +9,10 @@
  * The input is untrusted: it is sanitized here, and by default made frame
  * safe (src/text/width.ts), so no output can carry a control character or
  * draw wider than measured. Output styles are semantic names (styled.ts).
+ *
+ * Why one file of ~560 lines: one block parser and one inline parser that share
+ * the width, indent and style state of a single pass; highlighting and JSON
+ * already live apart (highlightCode.ts, prettyJson.ts).
  */
 import { highlightCode } from './highlightCode.js';
 import { prettyJsonText } from './prettyJson.js';
