@@ -8,7 +8,7 @@
  *   const { results } = lb.search('flaky test', { limit: 5 });
  *   lb.close();
  */
-import { UsageError } from './cli/usage.js';
+import { UsageError } from './recall/usage.js';
 import {
   Operations,
   type Answer,

@@ -8,26 +8,10 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { moreFiles, moreRoots } from './discoverMore.js';
 import type { Agent } from './model.js';
+import type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js';
 
-export interface SourceRoot {
-  agent: Agent;
-  /** The directory (or, for opencode, possibly a database file) to read. */
-  path: string;
-  /** How it was chosen: the default, an environment variable, or --source-dir. */
-  from: string;
-  exists: boolean;
-}
-
-/** `storage`: opencode's pre-1.2 JSON tree, one source for the whole `storage/` directory. */
-export type Format = 'jsonl' | 'json' | 'sqlite' | 'zst' | 'storage' | 'md';
-
-export interface SourceFile {
-  agent: Agent;
-  path: string;
-  format: Format;
-}
-
-export type Overrides = Partial<Record<Agent, string>>;
+// The shapes live in sourceFiles.ts so discoverMore.ts can share them without a circle.
+export type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js';
 
 function home(env: NodeJS.ProcessEnv): string {
   return env.HOME || homedir();

@@ -7,8 +7,9 @@
 import { existsSync, readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
-import type { Format, Overrides, SourceFile, SourceRoot } from './discover.js';
+import type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js';
 import type { Agent } from './model.js';
+import { AIDER_DEPTH, AIDER_WALK_MS } from '../budgets.js';
 
 export type MoreAgent = 'qwen' | 'kimi' | 'copilot' | 'aider' | 'crush' | 'goose';
 export const MORE_AGENTS: readonly MoreAgent[] = [
@@ -151,13 +152,10 @@ const AIDER_SKIP = new Set([
   'dist',
   'build',
 ]);
-/** How deep under the home directory Aider's per-repository files are looked for. */
-const AIDER_DEPTH = 4;
 const AIDER_FILE = '.aider.chat.history.md';
 
 /** One walk a minute serves the root check and the listings of the passes in it (the app runs one every second or so). */
 let aiderWalk: { dir: string; at: number; files: string[] } | null = null;
-const AIDER_WALK_MS = 60_000;
 
 function aiderFiles(dir: string): string[] {
   if (aiderWalk && aiderWalk.dir === dir && performance.now() - aiderWalk.at < AIDER_WALK_MS)

@@ -9,6 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, utimesSyn
 import { dirname, join } from 'node:path';
 import { lookbackCacheDir } from '../paths.js';
 import { sleepSync } from '../store/open.js';
+import { LOCK_WAIT_MS } from '../budgets.js';
 
 /** Bump when the tables change: an index of another layout is rebuilt from scratch. */
 export const INDEX_LAYOUT = 2;
@@ -179,9 +180,6 @@ export function fillFts(db: Database.Database): void {
       ${FTS_TRIGGERS}`);
   }).immediate();
 }
-
-/** How long a lock held by another lookback is waited for. */
-const LOCK_WAIT_MS = 5000;
 
 /**
  * Runs `fn` again while another connection's lock refuses it. Switching to WAL

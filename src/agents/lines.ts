@@ -5,8 +5,8 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Problems } from './model.js';
+import { LINE_READ_CHUNK } from '../budgets.js';
 
-const CHUNK = 1024 * 1024;
 /** Lines above this are skipped (one Claude line can be tens of MB of base64). */
 export const MAX_LINE_BYTES = Number(process.env.LOOKBACK_MAX_LINE_BYTES ?? 32 * 1024 * 1024);
 
@@ -31,7 +31,7 @@ export function readLines(
   firstLineNo = 0,
 ): LinesRead & { lines: number } {
   const fd = openSync(path, 'r');
-  const buf = Buffer.allocUnsafe(CHUNK);
+  const buf = Buffer.allocUnsafe(LINE_READ_CHUNK);
   const parts: Buffer[] = [];
   let partLen = 0;
   let skipping = false;
@@ -40,7 +40,7 @@ export function readLines(
   let lineNo = firstLineNo;
   try {
     while (pos < limit) {
-      const n = readSync(fd, buf, 0, Math.min(CHUNK, limit - pos), pos);
+      const n = readSync(fd, buf, 0, Math.min(LINE_READ_CHUNK, limit - pos), pos);
       if (n <= 0) break;
       let start = 0;
       for (;;) {

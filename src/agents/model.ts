@@ -119,11 +119,6 @@ export function anchorFor(nativeId: string | null | undefined, ordinal: number):
   return String(ordinal);
 }
 
-/** One tool output's indexed text is capped (rule 6); the original length is kept. */
-export const TEXT_CAP = 8 * 1024;
-/** Prompts and replies are capped much higher: they are what people search for. */
-export const MESSAGE_CAP = 256 * 1024;
-
 export function capped(
   text: string,
   cap: number,

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { likePattern, type Route } from '../store/query.js';
 import type { Filters } from '../store/types.js';
 import { AGENTS, type Agent } from './model.js';
+import { RANK_WINDOW } from '../budgets.js';
 
 export type Prepare = (sql: string) => Database.Statement | null;
 
@@ -92,13 +93,6 @@ export function likeClause(route: Extract<Route, { kind: 'like' }>): {
     params: route.terms.flatMap((t) => [likePattern(t), likePattern(t)]),
   };
 }
-
-/**
- * Matches scored per round of a relevance search: the newest this many, then 4x
- * more. bm25() costs 2–4 µs a match (it reads each match's column sizes), so 500
- * is about 1.5 ms of a 5 ms search over a million messages; 2,000 was 6 ms.
- */
-export const RANK_WINDOW = 500;
 
 /**
  * Relevance over the newest RANK_WINDOW matches first, best message per

@@ -2,6 +2,10 @@
  * recent, search, scroll and read over the agents' index, answering with the same
  * field names as the Hermes store (src/store/recall.ts) plus `agent`. Message ids
  * are the per-source anchors (strings): `lookback scroll --agent codex <session> <anchor>`.
+ *
+ * Why one file of ~560 lines: the four operations share one set of row shapes,
+ * caps and snippet rules over one index, and src/recall/agents.ts is its only
+ * caller; split it by operation when the recall core takes over its shaping.
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../store/errors.js';
@@ -21,6 +25,7 @@ import {
 } from './queries.js';
 import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
+import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL, SNIPPET_TOKENS } from '../budgets.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -33,11 +38,6 @@ function stmt(db: Database.Database, sql: string): Database.Statement {
 }
 
 const NO_MATCH = 'No matching sessions found.';
-const SNIPPET_TOKENS = 40;
-const BOOKEND_SIZE = 3;
-const READ_SMALL = 30;
-const READ_HEAD = 20;
-const READ_TAIL = 10;
 /** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
 const QUIET_KINDS = `('injected', 'meta')`;
 

@@ -6,13 +6,9 @@
  * of quotes); a conversation by the agent's own resume command. parse.ts reads
  * every form back (the scroll command anywhere in a pasted block).
  */
+import { DEFAULT_SCROLL_WINDOW, QUOTE_MAX_CHARS, WINDOW_MESSAGE_MAX_CHARS } from '../budgets.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
-import {
-  DEFAULT_SCROLL_WINDOW,
-  isoTime,
-  QUOTE_MAX_CHARS,
-  WINDOW_MESSAGE_MAX_CHARS,
-} from './format.js';
+import { isoTime } from './format.js';
 
 export interface AgentRef {
   agent: string;

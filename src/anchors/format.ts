@@ -1,22 +1,18 @@
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import { formatCount } from '../text/format.js';
+import {
+  DEFAULT_SCROLL_WINDOW,
+  MAX_SCROLL_WINDOW,
+  MIN_SCROLL_WINDOW,
+  QUOTE_MAX_CHARS,
+} from '../budgets.js';
+export { DEFAULT_SCROLL_WINDOW, WINDOW_MESSAGE_MAX_CHARS } from '../budgets.js';
 
 /**
  * The anchor forms an agent accepts (spec/STORE.md, "Anchors an agent
  * accepts"). Everything produced here goes to the clipboard or the terminal,
  * so every piece of store text passes through the sanitizer first.
  */
-
-/** The agent's scroll window: default 5, clamped to 1..20 by the tool itself. */
-export const DEFAULT_SCROLL_WINDOW = 5;
-export const MIN_SCROLL_WINDOW = 1;
-export const MAX_SCROLL_WINDOW = 20;
-
-/** A quote is for pasting into a prompt; longer than this it drowns the question. */
-export const QUOTE_MAX_CHARS = 4_000;
-
-/** One message in a copied window; keeps a giant tool output from filling the clipboard. */
-export const WINDOW_MESSAGE_MAX_CHARS = 20_000;
 
 export const DEFAULT_PROFILE = 'default';
 

@@ -1,5 +1,7 @@
-import { DEFAULT_PROFILE, MAX_SCROLL_WINDOW, MIN_SCROLL_WINDOW } from './format.js';
+import { MAX_SCROLL_WINDOW, MIN_SCROLL_WINDOW } from '../budgets.js';
+import { DEFAULT_PROFILE } from './format.js';
 import { AGENTS } from '../agents/model.js';
+import { MAX_ANCHOR_INPUT, MAX_PARSED_ANCHORS } from '../budgets.js';
 
 /**
  * Recognises what a person pastes into the search line when they mean "take
@@ -17,11 +19,6 @@ export type ParsedAnchor =
   | { kind: 'agentMessage'; agent: string; sessionId: string; anchor: string }
   /** Another agent's conversation: its own resume command (`codex resume <id>`…). */
   | { kind: 'agentSession'; agent: string; sessionId: string };
-
-/** Anything longer is a pasted document, not an anchor; also bounds the work done. */
-export const MAX_ANCHOR_INPUT = 4_096;
-/** A multi-anchor block beyond this many is not something a person pasted by hand. */
-export const MAX_PARSED_ANCHORS = 200;
 
 const SESSION_ID = /^\d{8}_\d{6}_[0-9a-f]{6,32}$/i;
 // A prefix of SESSION_ID that has at least its date and underscore.

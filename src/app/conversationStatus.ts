@@ -3,12 +3,8 @@
  * the data layer (rows) and the views (which re-derive "live" as the clock moves).
  */
 
-/**
- * A conversation is live (●) when its newest segment has no `ended_at` AND it
- * was active within this window. An agent that crashed never writes `ended_at`;
- * without the window its conversation would read "live" forever.
- */
-export const LIVE_WINDOW_S = 10 * 60;
+import { LIVE_WINDOW_S } from '../budgets.js';
+export { LIVE_WINDOW_S };
 
 export type ConversationStatus = 'live' | 'complete' | 'interrupted' | 'error' | 'empty';
 

@@ -45,8 +45,8 @@ export interface CreateOptions extends Omit<
   };
 }
 
-/** Milliseconds between incremental passes while the app is open (new messages show within ~2 s). */
-export const INDEX_EVERY_MS = 800;
+import { INDEX_EVERY_MS } from '../budgets.js';
+export { INDEX_EVERY_MS };
 
 function indexerFor(a: NonNullable<CreateOptions['agents']>): BackgroundIndexer | undefined {
   const workerFile = a.indexWorker;

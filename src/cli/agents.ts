@@ -15,7 +15,8 @@ import { agentScope } from '../recall/sources.js';
 import { StoreError } from '../store/errors.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { inertJson } from './json.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../recall/usage.js';
+import { SOURCES_FRESH_MS } from '../budgets.js';
 
 export { AgentUsageError };
 
@@ -24,9 +25,6 @@ export interface AgentFlags {
   sourceDir?: string[] | undefined;
   json: boolean;
 }
-
-/** A pass this recent (the open app runs one every second or so) is not repeated by `sources`. */
-const SOURCES_FRESH_MS = 3_000;
 
 /** Runs `index` or `sources`; returns the exit code. */
 export function runAgents(

@@ -1,9 +1,10 @@
+import { MAX_EXCLUDED } from '../budgets.js';
 import { StoreError } from '../store/errors.js';
 import type { Store } from '../store/store.js';
 import { listProfiles } from '../store/locate.js';
 import { allProfiles, postgresOf } from '../store/profiles.js';
 import type { Json } from '../store/recall.js';
-import { MAX_EXCLUDED } from '../store/filters.js';
+
 import { answer } from '../recall/answer.js';
 import type { Call, MessageRange } from '../recall/call.js';
 import { listLimit, maxChars, messagesLimit } from '../recall/limits.js';
@@ -14,14 +15,15 @@ import { parseSourceDirs, AgentUsageError } from '../agents/sourceDirs.js';
 import { parseWhen } from '../store/time.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { chooseStore } from './storeChoice.js';
+import { chooseStore } from '../recall/storeChoice.js';
 import { inertJson } from './json.js';
 import type { Flags } from './flags.js';
 import { printText } from './text.js';
 import { lazy } from './lazy.js';
 import { SUBCOMMANDS, type Subcommand } from './subcommands.js';
 import { loadApp } from './lazyApp.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../recall/usage.js';
+import { CLI_FRESH_MS } from '../budgets.js';
 
 export { UsageError };
 
@@ -120,9 +122,6 @@ function detailFlag(value: string | undefined): Detail | undefined {
   throw new UsageError(`--detail takes adaptive, full or compact, not "${value}"`);
 }
 
-/** A pass over the agents' files that ended this recently (by any process) is not repeated. */
-const CLI_FRESH_MS = 3_000;
-
 /** The sources the flags select (src/recall/sources.ts): every source found, narrowed by the flags. */
 async function selection(flags: Flags): Promise<Selection> {
   if (flags.allProfiles && (flags.db || flags.profile || flags.demo))
@@ -190,8 +189,13 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
       throw err;
     }
   }
-  if (flags.host !== undefined && !['recent', 'search', 'scroll', 'read'].includes(cmd))
-    throw new UsageError(`--host is for recent, search, scroll and read (and sync), not ${cmd}`);
+  if (
+    flags.host !== undefined &&
+    !['recent', 'search', 'scroll', 'read', 'list', 'overview', 'messages'].includes(cmd)
+  )
+    throw new UsageError(
+      `--host is for recent, search, scroll, read, list, overview and messages (and sync), not ${cmd}`,
+    );
   if (cmd === 'profiles') {
     const profiles = profileList();
     if (flags.json) process.stdout.write(JSON.stringify({ success: true, profiles }) + '\n');

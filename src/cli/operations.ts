@@ -11,7 +11,7 @@ import { chooseSources, profileOpener, selectionFor, type Selection } from '../r
 import { parseTarget } from '../recall/target.js';
 import type { Json } from '../store/recall.js';
 import { StoreError } from '../store/errors.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../recall/usage.js';
 import type { Store } from '../store/store.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 

@@ -1,8 +1,8 @@
 /** Readable (non-JSON) output of the subcommands. Every store string is sanitized first. */
+import { READ_HEAD } from '../budgets.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { Json } from '../store/recall.js';
 import { age } from '../text/format.js';
-import { READ_HEAD } from '../store/messages.js';
 
 type Obj = Record<string, Json | undefined>;
 

@@ -4,15 +4,13 @@ import path from 'node:path';
 import { sanitize } from '../text/sanitize.js';
 import { chooseMethods, insideTmux, type Method, type NativeMethod } from './choose.js';
 import { osc52Sequence } from './osc52.js';
+import { COPY_TIMEOUT_MS } from '../budgets.js';
 
 /**
  * Copy text through the first clipboard route that works. Programs are run
  * directly with an argument vector (never a shell: the text and nothing else
  * goes to their stdin), each with a deadline so a hung tool cannot hang us.
  */
-
-/** A clipboard tool answers in milliseconds; one that takes longer is stuck (e.g. no X server). */
-export const COPY_TIMEOUT_MS = 2_000;
 
 /** The part of a child process copyText uses; node's ChildProcess fits, so does a test fake. */
 export interface ChildLike {

@@ -4,9 +4,7 @@
  * around 100 KB, some less), and an oversized one is silently dropped, so we
  * refuse early and say why.
  */
-
-/** Text limit in UTF-8 bytes; the base64 payload is a third larger. */
-export const OSC52_MAX_BYTES = 100 * 1024;
+import { OSC52_MAX_BYTES } from '../budgets.js';
 
 /** GNU screen truncates DCS strings longer than this, so the payload goes in pieces. */
 const SCREEN_CHUNK = 768;

@@ -1,6 +1,9 @@
 // Builds one logical conversation (a root session plus its compression,
 // branch, reset and delegate children) as drafts on a relative clock. Times
 // are seconds from the conversation's start; generate.ts places them in time.
+//
+// Why one file of ~780 lines: one job (a conversation's shape, turn by turn) whose
+// steps share one seeded random stream; the texts live in corpus.json and tools.ts.
 
 import {
   ASSISTANT_BODIES,

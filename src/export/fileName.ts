@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sanitizeLine } from '../text/sanitize.js';
 import { graphemes } from '../text/width.js';
+import { TITLE_SLUG_MAX } from '../budgets.js';
 
-/** Title words kept in a name; enough to recognise it, short enough for any filesystem. */
-export const TITLE_SLUG_MAX = 60;
 /** Give up looking for a free `-N` suffix after this many (something is odd with the directory). */
 const MAX_SUFFIX = 9_999;
 

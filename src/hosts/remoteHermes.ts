@@ -7,9 +7,7 @@
  * renamed titles, ended sessions and new counts are noticed), and the messages
  * past the watermark (the largest message id the mirror holds).
  */
-
-/** Messages per read transaction on the remote: each holds the agent's lock only briefly. */
-export const PAGE_ROWS = 2000;
+import { REMOTE_PAGE_ROWS } from '../budgets.js';
 
 /** Small tables copied whole at every sync (the layout detection and index status read them). */
 export const SMALL_TABLES = ['schema_version', 'state_meta', 'system_prompts'];
@@ -77,7 +75,7 @@ for rel in stores:
         cols = None
         while True:
             con.execute('BEGIN')
-            c = con.execute('SELECT * FROM messages WHERE id > ? ORDER BY id LIMIT ${PAGE_ROWS}', (last,))
+            c = con.execute('SELECT * FROM messages WHERE id > ? ORDER BY id LIMIT ${REMOTE_PAGE_ROWS}', (last,))
             rows = c.fetchall()
             con.execute('COMMIT')
             if cols is None:

@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SSH_CONNECT_TIMEOUT_S } from '../budgets.js';
 
 export interface SshResult {
   code: number;
@@ -28,16 +29,13 @@ export class HostError extends Error {
   }
 }
 
-/** Seconds to wait for the connection; a host that is down is one line after this. */
-const CONNECT_TIMEOUT_S = 10;
-
 export function sshArgs(host: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const args = [
     '-T',
     '-o',
     'BatchMode=yes',
     '-o',
-    `ConnectTimeout=${CONNECT_TIMEOUT_S}`,
+    `ConnectTimeout=${SSH_CONNECT_TIMEOUT_S}`,
     '-o',
     'ServerAliveInterval=15',
     '-o',

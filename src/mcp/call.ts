@@ -18,16 +18,13 @@ import type { Filters } from '../store/types.js';
 import type { AgentIndex } from './agents.js';
 import { splitHostLink } from '../recall/ref.js';
 import { chooseSources } from '../recall/sources.js';
-import { UsageError } from '../cli/usage.js';
+import { UsageError } from '../recall/usage.js';
 import type { StoreRegistry } from './stores.js';
 import type { SessionSearchArgs } from './tool.js';
+import { MCP_LIMIT_DEFAULT, MCP_LIMIT_MAX } from '../budgets.js';
 
 /** A call that cannot be answered as made; the message says what to change. */
 export class ToolError extends Error {}
-
-/** The agent tool's limits: 3 conversations unless asked, never more than 10. */
-export const LIMIT_DEFAULT = 3;
-export const LIMIT_MAX = 10;
 
 /** The agent whose store lookback reads directly; any other is looked up in lookback's index. */
 export const NATIVE_AGENT = 'hermes';
@@ -75,7 +72,7 @@ function filters(args: SessionSearchArgs, now = new Date()): Filters | undefined
 }
 
 function clampLimit(limit: number | undefined): number {
-  return Math.max(1, Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX));
+  return Math.max(1, Math.min(limit ?? MCP_LIMIT_DEFAULT, MCP_LIMIT_MAX));
 }
 
 function roles(filter: string | undefined): string[] | undefined {
@@ -161,7 +158,7 @@ export interface Sources {
  * a scroll whose anchor is not in the session is recovered after.
  */
 export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<string, Json> {
-  // Another machine: its sources (src/hosts/sources.ts), chosen by the core as on the command line.
+  // Another machine: its sources (src/recall/hostSources.ts), chosen by the core as on the command line.
   const link = args.session_id ? splitHostLink(args.session_id) : null;
   const host = link?.host ?? args.host?.trim();
   if (host !== undefined && host !== '') return onHost(args, host, from);

@@ -20,17 +20,16 @@ import {
 } from 'node:http';
 import { isIP } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { UsageError } from '../cli/usage.js';
+import { UsageError } from '../recall/usage.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { Sources } from './call.js';
-import { createServer } from './server.js';
+import { createServer } from './protocol.js';
 import { bearerMatches, loadOrCreateToken, tokenPath } from './token.js';
 import { flattenError } from './wire.js';
+import { MAX_BODY_BYTES } from '../budgets.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7337;
-/** A tool call's arguments are a few hundred bytes; 1 MiB is generous and bounded. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 export const PATH = '/mcp';
 
 export interface Address {

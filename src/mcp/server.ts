@@ -15,115 +15,20 @@
  * because the latter answers a bad call with the validator's multi-line
  * message; here every bad call gets one line that names what to change.
  */
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
-import pkg from '../../package.json' with { type: 'json' };
 import type { Flags } from '../cli/flags.js';
-import { inertJson } from '../cli/json.js';
-import { UsageError } from '../cli/usage.js';
-import { StoreError } from '../store/errors.js';
+import { UsageError } from '../recall/usage.js';
 import { PROFILE_NAME } from '../store/profiles.js';
-import { chooseStoreOnDisk } from '../cli/storeChoice.js';
-import type { Json } from '../store/recall.js';
+import { chooseStoreOnDisk } from '../recall/storeChoice.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { AgentIndex } from './agents.js';
 import { ToolError, type Sources } from './call.js';
 import { StoreRegistry, type Locate } from './stores.js';
-import { findTool, TOOLS, type AnyTool } from './tools.js';
+import { createServer } from './protocol.js';
 import { GuardedStdioTransport, oneLine } from './wire.js';
 
-const INSTRUCTIONS =
-  "lookback recalls past AI-agent sessions (the Hermes agent's session store and other agents' histories), read-only. Use session_search to find, scroll and read them; when the user pastes an anchor copied from lookback (a session_search(...) call or an @session:... link), call session_search with it. list_sessions lists conversations by folder, model, platform and date, a page at a time; session_overview gives one conversation's facts (counts, first prompt, lineage, how to resume it); session_messages reads its messages whole, by range, a page at a time.";
-
-/** The tool list changes only with a new lookback: clients may cache it for an hour. */
-const LIST_TTL_MS = 60 * 60 * 1000;
-
-/** The answer as the CLI prints it (text) and as an object (structured content). */
-function ok(payload: Record<string, Json>): CallToolResult {
-  return { content: [{ type: 'text', text: inertJson(payload) }], structuredContent: payload };
-}
-
-/** The CLI's error shape, one line, flagged as a tool error so the model sees it failed. */
-function fail(message: string): CallToolResult {
-  const payload = { success: false, error: message.replace(/\s+/g, ' ').trim() };
-  return {
-    content: [{ type: 'text', text: inertJson(payload) }],
-    structuredContent: payload,
-    isError: true,
-  };
-}
-
-/**
- * Runs one tool call. An unknown tool is a protocol error (-32602, as both
- * revisions say); bad arguments and store problems are tool errors the model
- * reads and corrects (2025-11-25 and 2026-07-28 both ask for that).
- */
-export function callTool(name: string, raw: unknown, from: Sources): CallToolResult {
-  const tool = findTool(name);
-  if (!tool)
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `unknown tool "${oneLine(name, 80)}" (this server has ${TOOLS.map((t) => t.name).join(', ')})`,
-    );
-  return runTool(tool, raw, from);
-}
-
-function runTool(tool: AnyTool, raw: unknown, from: Sources): CallToolResult {
-  try {
-    const answer = tool.call(raw, from);
-    return answer.ok ? ok(answer.payload) : fail(answer.error);
-  } catch (err) {
-    if (err instanceof StoreError || err instanceof ToolError || err instanceof UsageError)
-      return fail(err.message);
-    return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
-  }
-}
-
-function listing(tool: AnyTool): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
-  };
-}
-
-/** One server instance; the SDK builds one per stdio connection, or per HTTP request. */
-export function createServer(from: Sources): Server {
-  const server = new Server(
-    { name: 'lookback', version: pkg.version },
-    {
-      capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
-      cacheHints: {
-        'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
-        'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
-      },
-    },
-  );
-  const tools = TOOLS.map(listing);
-  server.setRequestHandler('tools/list', () => ({ tools }));
-  server.setRequestHandler('tools/call', (request) => {
-    // Not server.projectCallToolResult(): for an object structuredContent beside its
-    // text (every answer here) it is the identity on both eras, and it cost ~20 ms a
-    // call (schema work per call; measured with npm run bench, mcp section).
-    return callTool(request.params.name, request.params.arguments, from);
-  });
-  return server;
-}
+// The server object (tools/list, tools/call) lives in protocol.ts; callTool is its one call.
+export { callTool, createServer } from './protocol.js';
 
 /** Serves one client on stdin/stdout until it closes stdin (or a signal); resolves with the exit code. */
 export function serveStdio(from: Sources): Promise<number> {
@@ -161,7 +66,7 @@ export async function runMcp(flags: Flags, httpAddress?: string): Promise<number
   let demo: { path: string; profile: string } | null = null;
   if (flags.demo) {
     // Generated once into the cache directory; the generator loads only for --demo.
-    const { ensureDemoStore } = await import('../cli/demoStore.js');
+    const { ensureDemoStore } = await import('../recall/demoStore.js');
     demo = { path: ensureDemoStore().path, profile: 'demo' };
   }
   // The CLI's own store choice, made on every call: a store missing at start is an

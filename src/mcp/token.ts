@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { UsageError } from '../cli/usage.js';
+import { UsageError } from '../recall/usage.js';
 
 /** $XDG_CONFIG_HOME/lookback/mcp-http-token, else ~/.config/lookback/mcp-http-token. */
 export function tokenPath(env: NodeJS.ProcessEnv = process.env): string {

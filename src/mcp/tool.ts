@@ -6,13 +6,9 @@
  * an anchor copied from lookback works the same in every agent.
  */
 import { z } from 'zod';
+import { MAX_EXCLUDED, MAX_QUERY_CHARS } from '../budgets.js';
 
 export const TOOL_NAME = 'session_search';
-
-/** The agent's query cap (STORE.md); a longer one is a pasted document, not a search. */
-const MAX_QUERY_CHARS = 2_048;
-/** The agent expands at most this many excluded ids. */
-const MAX_EXCLUDED = 20;
 
 export const DESCRIPTION = `Recall past AI-agent sessions (the Hermes agent's local session store, read-only) or scroll inside one. Full-text search over every message; no LLM calls, every answer is the stored messages themselves, as JSON.
 

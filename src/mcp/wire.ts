@@ -11,12 +11,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { sanitizeLine } from '../text/sanitize.js';
+import { MAX_LINE_BYTES, MCP_MESSAGE_MAX_CHARS } from '../budgets.js';
 
-/** One request line; a tool call is a few hundred bytes. Longer lines are refused, not buffered. */
-export const MAX_LINE_BYTES = 1024 * 1024;
-const MAX_MESSAGE_CHARS = 300;
-
-export function oneLine(text: string, max = MAX_MESSAGE_CHARS): string {
+export function oneLine(text: string, max = MCP_MESSAGE_MAX_CHARS): string {
   const line = sanitizeLine(String(text).replace(/\s+/g, ' ').trim());
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -21,6 +21,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sqlite, type Database, type Statement } from '../store/sqlite.js';
+import { MIRROR_WRITE_WAIT_MS } from '../budgets.js';
 
 /** A SQLite type affinity for a mirrored column (the feed maps its source's types to one). */
 export type Affinity = 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB' | '';
@@ -61,9 +62,6 @@ const REQUIRED: MirrorColumns = {
     { name: 'timestamp', type: 'REAL' },
   ],
 };
-
-/** How long a sync waits for another lookback process syncing the same mirror. */
-const WRITE_WAIT_MS = 30_000;
 
 /** A column name as the agent writes them: a bare identifier, quoted anyway. */
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -227,7 +225,7 @@ export class HermesMirror {
     let db: Database | null = null;
     if (!opts.rebuild)
       try {
-        db = new Database(path, { timeout: WRITE_WAIT_MS });
+        db = new Database(path, { timeout: MIRROR_WRITE_WAIT_MS });
         const has = db
           .prepare(`SELECT 1 FROM sqlite_master WHERE name = 'lookback_mirror'`)
           .pluck()
@@ -257,13 +255,13 @@ export class HermesMirror {
       fresh.close();
     }
     if (opts.aside) {
-      db = new Database(tmp, { timeout: WRITE_WAIT_MS });
+      db = new Database(tmp, { timeout: MIRROR_WRITE_WAIT_MS });
       db.pragma('synchronous = NORMAL');
       return new HermesMirror(path, db, columns, true, tmp);
     }
     for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     renameSync(tmp, path);
-    db = new Database(path, { timeout: WRITE_WAIT_MS });
+    db = new Database(path, { timeout: MIRROR_WRITE_WAIT_MS });
     db.pragma('synchronous = NORMAL');
     return new HermesMirror(path, db, columns, true);
   }
@@ -465,7 +463,7 @@ export class HermesMirror {
     this.db.close();
     for (const f of [`${this.path}-wal`, `${this.path}-shm`]) rmSync(f, { force: true });
     renameSync(tmp, this.path);
-    this.db = new (sqlite())(this.path, { timeout: WRITE_WAIT_MS });
+    this.db = new (sqlite())(this.path, { timeout: MIRROR_WRITE_WAIT_MS });
   }
 
   /** Sets the mirror's `schema_version` row (the source's own). */

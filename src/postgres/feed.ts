@@ -29,14 +29,7 @@ import {
   type Row,
 } from '../mirror/hermes.js';
 import { mirrorFile, type PgTarget } from '../store/postgresConfig.js';
-
-/** Ids below the watermark re-listed on every sync: commits that landed out of id order. */
-export const TRAILING_IDS = 2_000;
-/** Rows per statement: each batch is its own short read. */
-const BATCH = 5_000;
-/** Ids per `= ANY($1)` lookup. */
-const ID_CHUNK = 2_000;
-const STATEMENT_TIMEOUT_MS = 15_000;
+import { PG_BATCH_ROWS, PG_ID_CHUNK, PG_STATEMENT_TIMEOUT_MS, TRAILING_IDS } from '../budgets.js';
 
 /** Columns lookback never reads: large, and never shown (STORE.md). */
 const SKIPPED = new Set(['search_vector', 'system_prompt', 'api_content']);
@@ -257,7 +250,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
       allowExitOnIdle: true,
       options: [
         '-c default_transaction_read_only=on',
-        `-c statement_timeout=${opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS}`,
+        `-c statement_timeout=${opts.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS}`,
         '-c lock_timeout=1000',
         '-c idle_in_transaction_session_timeout=10000',
       ].join(' '),
@@ -345,13 +338,13 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
       const fpCol = first ? '' : `, ${mfp} AS __fp`;
       const page = (after: number) =>
         c.query(
-          `SELECT ${messageCols}${fpCol} FROM ${M} m WHERE m.id > $1 ORDER BY m.id LIMIT ${BATCH}`,
+          `SELECT ${messageCols}${fpCol} FROM ${M} m WHERE m.id > $1 ORDER BY m.id LIMIT ${PG_BATCH_ROWS}`,
           [after],
         );
       let next: ReturnType<typeof page> | null = page(wm ?? -1);
       while (next) {
         const r: Awaited<ReturnType<typeof page>> = await next;
-        next = r.rows.length === BATCH ? page(Number(r.rows[r.rows.length - 1]!.id)) : null;
+        next = r.rows.length === PG_BATCH_ROWS ? page(Number(r.rows[r.rows.length - 1]!.id)) : null;
         try {
           if (r.rows.length > 0) apply(r.rows);
         } catch (err) {
@@ -371,7 +364,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
         const there = new Set(ids.rows.map((r) => Number(r.id)));
         const missing = [...there].filter((id) => !have.has(id));
         const extra = [...have].filter((id) => id <= wm && !there.has(id));
-        for (const part of chunks(missing, ID_CHUNK)) {
+        for (const part of chunks(missing, PG_ID_CHUNK)) {
           const r = await c.query(
             `SELECT ${messageCols}, ${mfp} AS __fp FROM ${M} m WHERE m.id = ANY($1)`,
             [part],
@@ -380,7 +373,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
         }
         report.messages.deleted += m.deleteMessages(extra);
         // 3. Sessions whose row moved: their messages reconciled by fingerprint.
-        for (const part of chunks(changed, ID_CHUNK)) {
+        for (const part of chunks(changed, PG_ID_CHUNK)) {
           const r = await c.query<{ id: number; session_id: string; fp: string }>(
             `SELECT m.id, m.session_id, ${mfp} AS fp FROM ${M} m WHERE m.session_id = ANY($1)`,
             [part],
@@ -392,7 +385,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
           const stale = r.rows
             .filter((x) => fps.get(String(x.id)) !== x.fp)
             .map((x) => Number(x.id));
-          for (const ids2 of chunks(stale, ID_CHUNK)) {
+          for (const ids2 of chunks(stale, PG_ID_CHUNK)) {
             const rows = await c.query(
               `SELECT ${messageCols}, ${mfp} AS __fp FROM ${M} m WHERE m.id = ANY($1)`,
               [ids2],
@@ -408,7 +401,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
       }
       // 4. The sessions that moved, with the fingerprints seen in the snapshot above, so a
       //    change made since is seen again next time.
-      for (const part of chunks(changed, ID_CHUNK)) {
+      for (const part of chunks(changed, PG_ID_CHUNK)) {
         const r = await c.query(`SELECT ${sessionCols} FROM ${S} s WHERE s.id = ANY($1)`, [part]);
         m.applySessions(r.rows.map(toSqlite));
         report.sessions.upserted += r.rows.length;

@@ -5,13 +5,14 @@
  * library, MCP and the app choose a profile's store file; everything past that
  * point reads the mirror like any SQLite profile.
  */
+import { LIVE_SYNC_MS } from '../budgets.js';
 import { existsSync } from 'node:fs';
 import { lookbackCacheDir } from '../paths.js';
 import { StoreError } from '../store/errors.js';
 import type { LocateInput } from '../store/locate.js';
 import type { PgTarget } from '../store/postgresConfig.js';
 import { allProfiles, postgresOf, type Profile } from '../store/profiles.js';
-import { LIVE_SYNC_MS, syncBlocking } from './run.js';
+import { syncBlocking } from './run.js';
 
 /**
  * When each mirror was last synced in this process: a burst of calls (an agent's

@@ -10,16 +10,7 @@ import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_thread
 import type { PgTarget } from '../store/postgresConfig.js';
 import type { SyncReport } from './feed.js';
 import type { PgWorkerInit, PgWorkerMessage } from './worker.js';
-
-/**
- * The app syncs a PostgreSQL profile this often (longer when a sync is slow),
- * the cadence at which it polls a local store (POLL_MS): an unchanged database
- * costs one connection and a few catalog reads, and no connection is kept between.
- */
-export const LIVE_SYNC_MS = 1_000;
-
-/** A first sync of a large store takes seconds; past this the caller gives up (the worker is stopped). */
-export const SYNC_WAIT_MS = 10 * 60_000;
+import { SYNC_WAIT_MS } from '../budgets.js';
 
 /** The worker bundle: beside this module in dist/ (or dist/chunks/), or the built one when run from src/. */
 export function findPgWorker(base: string = import.meta.url): string | null {

@@ -1,5 +1,5 @@
 /**
- * What a row or answer of another machine carries (src/hosts/sources.ts makes
+ * What a row or answer of another machine carries (src/recall/hostSources.ts makes
  * those sources): `host`, a link that names the host (`@session:PROFILE@HOST/ID`,
  * read back from this machine), and on a search hit the command that scrolls
  * to it from here (`lookback scroll --host HOST …`, quoted for a POSIX shell).

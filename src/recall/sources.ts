@@ -10,11 +10,11 @@
 import { homedir } from 'node:os';
 import { sourceRoots, type Overrides } from '../agents/discover.js';
 import { AGENTS, isAgent, type Agent } from '../agents/model.js';
-import { chooseStoreOnDisk } from '../cli/storeChoice.js';
-import { UsageError } from '../cli/usage.js';
+import { chooseStoreOnDisk } from './storeChoice.js';
+import { UsageError } from './usage.js';
 import { StoreError } from '../store/errors.js';
 import { HostUsageError } from '../hosts/paths.js';
-import { hostSources } from '../hosts/sources.js';
+import { hostSources } from './hostSources.js';
 import { openableProfile, readableProfiles } from '../postgres/profiles.js';
 import { allProfiles, findProfile } from '../store/profiles.js';
 import { AgentsSource, type AgentsSourceOptions } from './agents.js';
@@ -104,7 +104,7 @@ export function hostOpener(ctx: Context): NonNullable<SourceSet['openHost']> {
   };
 }
 
-/** `--host NAME|all`: the sources of synced machines (src/hosts/sources.ts), narrowed as on this one. */
+/** `--host NAME|all`: the sources of synced machines (src/recall/hostSources.ts), narrowed as on this one. */
 function chooseHostSources(
   sel: Selection & { host: string },
   ctx: Context,

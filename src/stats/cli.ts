@@ -5,8 +5,8 @@
  */
 import type { Flags } from '../cli/flags.js';
 import { inertJson } from '../cli/json.js';
-import { chooseStore } from '../cli/storeChoice.js';
-import { UsageError } from '../cli/usage.js';
+import { chooseStore } from '../recall/storeChoice.js';
+import { UsageError } from '../recall/usage.js';
 import { agentScope } from '../recall/sources.js';
 import { parseWhen } from '../store/time.js';
 import { sanitizeLine } from '../text/sanitize.js';

@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { type Agent } from '../agents/model.js';
-import { UsageError } from '../cli/usage.js';
+import { UsageError } from '../recall/usage.js';
 import { hostEnv, checkHostName } from '../hosts/paths.js';
 import { knownHosts, readState } from '../hosts/sync.js';
 import { openableProfile, readableProfiles } from '../postgres/profiles.js';

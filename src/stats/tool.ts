@@ -4,7 +4,7 @@
  * on this month, and what did it cost?". Arguments mirror the command line's
  * flags; a bad one is a one-line tool error.
  */
-import { UsageError } from '../cli/usage.js';
+import { UsageError } from '../recall/usage.js';
 import type { Json } from '../store/recall.js';
 import { agentScope } from '../recall/sources.js';
 import { parseWhen } from '../store/time.js';

@@ -1,7 +1,8 @@
+import { LINEAGE_DEPTH_CAP, MAX_EXCLUDED } from '../budgets.js';
 import type { Store } from './store.js';
 import { contentText, decodeContent, personText } from './content.js';
-import { LINEAGE_DEPTH_CAP, compressionChain, rootOf } from './lineage.js';
-import { MAX_EXCLUDED, filterSessionsSql } from './filters.js';
+import { compressionChain, rootOf } from './lineage.js';
+import { filterSessionsSql } from './filters.js';
 import {
   HIDDEN_SOURCES_SQL,
   activitySql,
@@ -12,6 +13,7 @@ import {
 } from './sqlParts.js';
 import { perCommit } from './perCommit.js';
 import type { Filters, HiddenCounts, HiddenReason, RecentRow } from './types.js';
+import { POOL_LIMIT, POOL_MARGIN, POOL_SCAN_MESSAGES, PREVIEW_CHARS } from '../budgets.js';
 
 export interface BrowseOptions {
   limit?: number;
@@ -22,9 +24,6 @@ export interface BrowseOptions {
   /** Pinned conversations first (the app, the readable list); false: last activity only, as the agent's browse. */
   pinnedFirst?: boolean;
 }
-
-/** The agent's preview: first user message, newlines folded, 60 characters then "...". */
-export const PREVIEW_CHARS = 60;
 
 export function previewOf(text: string): string {
   const folded = text.replace(/[\r\n]/g, ' ').trim();
@@ -118,13 +117,6 @@ export function browse(store: Store, opts: BrowseOptions = {}): RecentRow[] {
     return recentRows(store, roots ?? rank(null));
   });
 }
-
-/** Up to this `limit`, browse ranks a candidate pool instead of every conversation. */
-const POOL_LIMIT = 200;
-/** The pool starts at twice `limit` plus this: chain segments collapse and hidden sessions drop out. */
-const POOL_MARGIN = 10;
-/** How many of the newest messages the pool looks through at most. */
-const POOL_SCAN_MESSAGES = 20_000;
 
 /**
  * Pinned sessions, read once per agent commit: there is no index on `pinned`,

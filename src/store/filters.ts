@@ -5,9 +5,7 @@
 import type { Store } from './store.js';
 import { rootOf } from './lineage.js';
 import type { Filters } from './types.js';
-
-/** The agent takes at most this many `exclude_session_ids`. */
-export const MAX_EXCLUDED = 20;
+import { MAX_EXCLUDED } from '../budgets.js';
 
 /** A `SELECT id FROM sessions WHERE …` with its parameters, for `x IN (…)`. */
 export interface SessionFilter {

@@ -8,9 +8,8 @@
 import type { Store } from './store.js';
 import { likePattern } from './query.js';
 import { visibleMessage } from './sqlParts.js';
-
-/** Rows a find returns at most (a word in every message of a 100k-message chain). */
-export const FIND_MAX = 10_000;
+import { FIND_MAX } from '../budgets.js';
+export { FIND_MAX } from '../budgets.js';
 
 /** The content as text without the leading NUL of `\0json:` content (text functions stop at a NUL; blob ones do not). */
 const TEXT_OF_CONTENT = `(CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = x'00'

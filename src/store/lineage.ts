@@ -2,9 +2,7 @@ import { inRead, type Store } from './store.js';
 import { continuationOf, marker } from './sqlParts.js';
 import { perCommit } from './perCommit.js';
 import type { SessionMeta } from './types.js';
-
-/** Parent chains in damaged stores can be long or cyclic: never walk further than this. */
-export const LINEAGE_DEPTH_CAP = 100;
+import { LINEAGE_DEPTH_CAP } from '../budgets.js';
 
 interface SessionRow {
   id: string;

@@ -8,6 +8,7 @@ import {
 } from './content.js';
 import { liveMessage, messageColumns, orderKey, visibleMessage } from './sqlParts.js';
 import type { AnchoredView, Message } from './types.js';
+import { BOOKEND_SIZE, NEARBY_IDS, READ_HEAD, READ_SMALL, READ_TAIL } from '../budgets.js';
 
 interface MessageRow {
   id: number;
@@ -50,8 +51,6 @@ export function toMessage(r: MessageRow): Message {
 
 /** Roles a discover window keeps around its anchor (STORE.md). */
 const WINDOW_ROLES = new Set(['user', 'assistant']);
-/** How many opening/closing messages a discover view shows. */
-export const BOOKEND_SIZE = 3;
 
 function cols(store: Store): string {
   return messageColumns(store.layout, 'm');
@@ -65,11 +64,9 @@ function vis(store: Store): string {
  * Without an index on (session_id, id) (layouts before v30), "the n messages
  * before id X in session S" would sort every message of S. Messages of one
  * session sit close together by id, so first scan a bounded id range next to X
- * by rowid, and fall back to the index only when that range is not enough.
+ * by rowid (NEARBY_IDS in src/budgets.ts), and fall back to the index only when
+ * that range is not enough.
  */
-// Wide enough for a ±20 window among a few concurrent sessions; a sparser
-// session falls back to the index, which is still correct.
-const NEARBY_IDS = 256;
 
 /**
  * Whether a session's displayed order can differ from id order: it holds
@@ -345,11 +342,6 @@ function countBeforeImpl(store: Store, sessionId: string, id: number): number {
     .get(sessionId, id) as { n: number };
   return row.n;
 }
-
-/** Read: the whole session when small, else the head and tail (the agent's read shape). */
-export const READ_SMALL = 30;
-export const READ_HEAD = 20;
-export const READ_TAIL = 10;
 
 function readSessionImpl(
   store: Store,

@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { type Database, sqlite } from './sqlite.js';
 import { StoreError, explainSqliteError, isTransient } from './errors.js';
+import { BUSY_TIMEOUT_MS } from '../budgets.js';
 
-/** Readers wait this long for a writer's lock before we report "store busy" (never freeze the UI). */
-export const BUSY_TIMEOUT_MS = 400;
 /** Backoff steps for transient open errors (a writer checkpointing, -shm being recreated). */
 const OPEN_RETRY_MS = [30, 120, 400];
 

@@ -3,9 +3,7 @@
  * the routing of CJK queries to the trigram index or a substring scan.
  * Pure functions: no SQL runs here.
  */
-
-/** The agent caps queries at this many code points. */
-export const MAX_QUERY_CHARS = 2048;
+import { MAX_QUERY_CHARS } from '../budgets.js';
 
 // Characters FTS5 reads as syntax. The agent's newest sanitizer strips this set;
 // the older one stripped only `+{}():"^`, and then failed to parse `a/b` or `x@y`.

@@ -12,17 +12,16 @@ import { NO_MATCH, discover } from './search.js';
 import { isoTime } from './time.js';
 import { stripAnsi } from './content.js';
 import type { Filters, Message, SearchOptions, SessionMeta } from './types.js';
-
-export const SCROLL_WINDOW_DEFAULT = 5;
-export const SCROLL_WINDOW_MIN = 1;
-export const SCROLL_WINDOW_MAX = 20;
+import {
+  BOOKEND_CHARS,
+  DEFAULT_SCROLL_WINDOW,
+  MAX_SCROLL_WINDOW,
+  MIN_SCROLL_WINDOW,
+  READ_CHARS,
+  WINDOW_CHARS,
+} from '../budgets.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json | undefined };
-
-/** Text caps of the agent's tool: a discover window, its bookends, a read (STORE.md "Caps"). */
-export const WINDOW_CHARS = 4000;
-export const BOOKEND_CHARS = 1200;
-export const READ_CHARS = 2000;
 
 /** Text cut to `max` code points (as the agent's Python counts) with "…"; null when it fits. */
 function cap(text: string, max: number): { text: string; chars: number } | null {
@@ -174,9 +173,9 @@ export function searchJson(store: Store, query: string, opts: SearchOptions): Re
 }
 
 export function clampWindow(window: number | undefined): number {
-  const w = Math.floor(window ?? SCROLL_WINDOW_DEFAULT);
-  if (!Number.isFinite(w)) return SCROLL_WINDOW_DEFAULT;
-  return Math.max(SCROLL_WINDOW_MIN, Math.min(w, SCROLL_WINDOW_MAX));
+  const w = Math.floor(window ?? DEFAULT_SCROLL_WINDOW);
+  if (!Number.isFinite(w)) return DEFAULT_SCROLL_WINDOW;
+  return Math.max(MIN_SCROLL_WINDOW, Math.min(w, MAX_SCROLL_WINDOW));
 }
 
 export interface ScrollAnswer {

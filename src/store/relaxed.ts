@@ -13,6 +13,7 @@
  * words and "where did we…") are dropped.
  */
 import type { Route } from './query.js';
+import { RELAXED_MAX_TERMS } from '../budgets.js';
 
 /** Said beside relaxed hits: when there is no exact hit at all, and after the exact ones. */
 export const RELAXED_ALL = 'No conversation has every word; closest first.';
@@ -54,8 +55,6 @@ const SUFFIXES = [
   's',
 ];
 const MIN_STEM = 4;
-/** OR terms at most: a pasted paragraph must not become a thousand-term query. */
-const MAX_TERMS = 32;
 const CJK_RUN =
   /[\u4E00-\u9FFF\u3400-\u4DBF\u{20000}-\u{2A6DF}\u3040-\u309F\u30A0-\u30FF\uAC00-\uD7AF]+/gu;
 
@@ -115,7 +114,7 @@ export function ftsParts(match: string): Parts | null {
   }
   // Stems alone do not make a relaxed query: one word stays the exact search it is.
   if (parts.optional.length > 1) parts.changed = true;
-  parts.optional = parts.optional.slice(0, MAX_TERMS);
+  parts.optional = parts.optional.slice(0, RELAXED_MAX_TERMS);
   return parts;
 }
 
@@ -158,7 +157,7 @@ export function relaxedRoute(route: Route): Route | null {
     return {
       kind: 'trigram',
       match: grams
-        .slice(0, MAX_TERMS)
+        .slice(0, RELAXED_MAX_TERMS)
         .map((g) => `"${g.replace(/"/g, '""')}"`)
         .join(' OR '),
     };

@@ -1,9 +1,7 @@
 import type { Store } from './store.js';
 import { rootOf, sessionMeta } from './lineage.js';
 import { messageById, owningSession } from './messages.js';
-
-/** A pasted id prefix matches at most this many sessions; more means "keep typing". */
-export const PREFIX_MATCH_LIMIT = 20;
+import { PREFIX_MATCH_LIMIT } from '../budgets.js';
 
 /**
  * Sessions whose id starts with `prefix`, newest first (for pasted or typed

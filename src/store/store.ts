@@ -5,21 +5,13 @@ import { StoreError, explainSqliteError, isTransient } from './errors.js';
 import { detectLayout, type Layout } from './layout.js';
 import { connectPlan, openReadOnly, sleepSync, type OpenDeps, type OpenPlan } from './open.js';
 import { settled, stampFiles, type FilesStamp } from './watch.js';
+import { IDLE_CLOSE_MS, READ_RETRIES } from '../budgets.js';
 
-/** How often a read that hit a writer's lock or a transient I/O error is tried again. */
-const READ_RETRIES = 2;
 /**
  * A store path that vanished is looked for again after these pauses before it
  * counts as deleted: a non-atomic replace (delete, then copy) leaves a gap.
  */
 const GONE_RETRY_MS = [20, 60, 150];
-/**
- * The connection is closed after this long without a read (STORE.md "Being a
- * good neighbour"): the agent refuses its own maintenance while any process
- * holds state.db, -wal or -shm open. The next read reconnects (well under a
- * millisecond on the fixtures; see docs/RELIABILITY.md).
- */
-export const IDLE_CLOSE_MS = 3_000;
 /** Pauses before re-reading a new connection's layout when a writer's lock was in the way. */
 const PROBE_RETRY_MS = [30, 120, 400];
 

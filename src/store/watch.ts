@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { SETTLED_MS } from '../budgets.js';
 
 /**
  * What stat() says about a store's main file and its -wal: enough to tell,
@@ -28,14 +29,6 @@ export function stampFiles(path: string): FilesStamp {
   const wal = part(`${path}-wal`);
   return { key: `${db.key}|${wal.key}`, newestMs: Math.max(db.mtimeMs, wal.mtimeMs) };
 }
-
-/**
- * A file system stores mtimes with some granularity (1 ns on ext4, 2 s on
- * FAT): a write in the same tick as the stamp can leave it unchanged. A stamp
- * whose newest mtime is at least this far before the moment it was taken
- * cannot be fooled that way (git's "racy" rule).
- */
-export const SETTLED_MS = 2_000;
 
 export function settled(stamp: FilesStamp, takenAtMs: number): boolean {
   return takenAtMs - stamp.newestMs >= SETTLED_MS;

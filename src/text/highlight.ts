@@ -1,17 +1,15 @@
 import { sanitize } from './sanitize.js';
+import {
+  HIGHLIGHT_MAX_QUERY_LENGTH,
+  HIGHLIGHT_MAX_TERMS,
+  HIGHLIGHT_MAX_TERM_LENGTH,
+} from '../budgets.js';
 
 /** A run of text, highlighted or not. Adjacent segments never share the same `hit`. */
 export interface Segment {
   text: string;
   hit: boolean;
 }
-
-/** Terms beyond this add nothing a reader can see and only slow the pattern down. */
-const MAX_TERMS = 32;
-/** Longer terms are pasted blobs, not something to highlight. */
-const MAX_TERM_LENGTH = 200;
-/** Queries are capped like the agent caps them before MATCH. */
-const MAX_QUERY_LENGTH = 2048;
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT', 'NEAR']);
 // Characters FTS5 gives meaning to outside quotes (plus separators a user may type).
@@ -32,7 +30,7 @@ const WORD_TAIL = '[\\p{L}\\p{N}\\p{M}_]*';
  */
 export function termsFromQuery(query: string): string[] {
   if (typeof query !== 'string') return [];
-  const q = sanitize(query.slice(0, MAX_QUERY_LENGTH));
+  const q = sanitize(query.slice(0, HIGHLIGHT_MAX_QUERY_LENGTH));
   const raw: string[] = [];
   // Balanced quotes are phrases; an unmatched quote is just dropped with the other specials.
   const rest = q.replace(/"([^"]*)"/g, (_m, phrase: string) => {
@@ -47,10 +45,11 @@ export function termsFromQuery(query: string): string[] {
   const terms: string[] = [];
   for (const term of raw) {
     const key = term.toLowerCase();
-    if (term === '' || term === '*' || term.length > MAX_TERM_LENGTH || seen.has(key)) continue;
+    if (term === '' || term === '*' || term.length > HIGHLIGHT_MAX_TERM_LENGTH || seen.has(key))
+      continue;
     seen.add(key);
     terms.push(term);
-    if (terms.length === MAX_TERMS) break;
+    if (terms.length === HIGHLIGHT_MAX_TERMS) break;
   }
   return terms;
 }
@@ -74,9 +73,9 @@ function buildPattern(terms: readonly string[]): RegExp | null {
       terms
         .filter((t): t is string => typeof t === 'string')
         .map((t) => t.trim())
-        .filter((t) => t !== '' && t !== '*' && t.length <= MAX_TERM_LENGTH),
+        .filter((t) => t !== '' && t !== '*' && t.length <= HIGHLIGHT_MAX_TERM_LENGTH),
     ),
-  ].slice(0, MAX_TERMS);
+  ].slice(0, HIGHLIGHT_MAX_TERMS);
   if (usable.length === 0) return null;
   // Longest first, so "billing migration" wins over "billing" where both match.
   usable.sort((a, b) => b.length - a.length);

@@ -9,6 +9,10 @@
  * The input is untrusted: it is sanitized here, and by default made frame
  * safe (src/text/width.ts), so no output can carry a control character or
  * draw wider than measured. Output styles are semantic names (styled.ts).
+ *
+ * Why one file of ~560 lines: one block parser and one inline parser that share
+ * the width, indent and style state of a single pass; highlighting and JSON
+ * already live apart (highlightCode.ts, prettyJson.ts).
  */
 import { highlightCode } from './highlightCode.js';
 import { prettyJsonText } from './prettyJson.js';
@@ -22,6 +26,7 @@ import {
   type StyledLine,
 } from './styled.js';
 import { displayWidth, expandTabs, frameSafe, graphemes } from './width.js';
+import { INLINE_MAX_CHARS, MARKDOWN_MAX_NESTING } from '../budgets.js';
 
 export interface MarkdownOptions {
   /** Rewrite graphemes terminals disagree on (default true); see frameSafe. */
@@ -34,14 +39,6 @@ export interface MarkdownOptions {
   codeShift?: number | null;
 }
 
-/** Quotes and lists inside quotes and lists: deeper than this is laid out flat. */
-const MAX_NESTING = 8;
-/**
- * Inline markup is looked for only in lines up to this long: finding a
- * closing marker scans ahead, and a pasted blob of unclosed `[` or `**` would
- * make that quadratic. Longer lines are shown as plain text.
- */
-const INLINE_MAX_CHARS = 4_000;
 /** Narrowest column a table cell is cut to before the table gives up on columns. */
 const MIN_CELL = 3;
 
@@ -164,7 +161,7 @@ function blocks(lines: string[], width: number, depth: number, shift: number | n
         i++;
       }
       const bar: Draft = [{ text: '│ ', style: 'quote' }];
-      if (width <= 2 || depth >= MAX_NESTING) emit(paragraph(inner, width, 'quote'));
+      if (width <= 2 || depth >= MARKDOWN_MAX_NESTING) emit(paragraph(inner, width, 'quote'));
       else emit(prefixed(restyleQuote(blocks(inner, width - 2, depth + 1, shift)), bar, bar));
       continue;
     }
@@ -273,7 +270,7 @@ function listItem(
 ): Draft[] {
   const bullet = /^\d/.test(marker) ? `${marker} ` : '• ';
   const w = displayWidth(bullet);
-  if (width <= w + 1 || depth >= MAX_NESTING)
+  if (width <= w + 1 || depth >= MARKDOWN_MAX_NESTING)
     return paragraph([`${bullet}${content.join(' ')}`], width, null);
   const inner = blocks(content, width - w, depth + 1, shift);
   if (inner.length === 0) inner.push([]);
@@ -536,7 +533,7 @@ function parseInline(s: string, style: Style, out: Draft, depth: number): void {
     }
     if (ch === '[') {
       const link = linkAt(s, i);
-      if (link && depth < MAX_NESTING) {
+      if (link && depth < MARKDOWN_MAX_NESTING) {
         flush();
         parseInline(link.text, 'link', out, depth + 1);
         i = link.end;
@@ -552,7 +549,7 @@ function parseInline(s: string, style: Style, out: Draft, depth: number): void {
         continue;
       }
     }
-    if ((ch === '*' || ch === '_') && depth < MAX_NESTING) {
+    if ((ch === '*' || ch === '_') && depth < MARKDOWN_MAX_NESTING) {
       const double = s[i + 1] === ch;
       const marker = double ? ch + ch : ch;
       const before = s[i - 1];

@@ -8,9 +8,7 @@
  */
 import { sanitizeLine } from './sanitize.js';
 import type { Draft, Style } from './styled.js';
-
-/** Deeper nesting than this is shown as compact JSON on one line (and the stack is safe). */
-const MAX_DEPTH = 64;
+import { JSON_MAX_DEPTH } from '../budgets.js';
 
 export interface PrettyJson {
   lines: Draft[];
@@ -85,7 +83,7 @@ function emit(state: State, value: unknown, depth: number): void {
     default:
       return add(state, 'null', 'keyword');
   }
-  if (depth >= MAX_DEPTH) {
+  if (depth >= JSON_MAX_DEPTH) {
     let compact = '';
     try {
       compact = JSON.stringify(value) ?? 'null';

@@ -9,9 +9,7 @@
  * than a regex: V8 runs `\p{…}` classes over two-byte (non-Latin-1) strings
  * about ten times slower, and messages of several megabytes are normal.
  */
-
-/** Combining marks kept on one base; more is a "zalgo" flood that wrecks cell widths. */
-export const MAX_COMBINING_MARKS = 4;
+import { MAX_COMBINING_MARKS } from '../budgets.js';
 
 const PLAIN = 0;
 const REMOVE = 1;

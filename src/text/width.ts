@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { GRAPHEME_MEMO_LIMIT, REGION_HARD_MAX, REGION_SOFT_MAX } from '../budgets.js';
 
 /**
  * Width-aware layout over display columns, never splitting a grapheme.
@@ -17,17 +18,6 @@ export const TAB_WIDTH = 4;
 /** Stands in for a grapheme wider than the whole line (a CJK character in one column). */
 const TOO_WIDE = '?';
 
-/** Past this, a region without certain boundaries is cut at a likely one to keep the segmenter linear. */
-const REGION_SOFT_MAX = 256;
-/** Past this, cut anywhere that does not split a surrogate pair (only hostile input gets here). */
-const REGION_HARD_MAX = 1_024;
-
-/**
- * string-width costs microseconds per call (segmenter, several /v regexes), and
- * text repeats its graphemes heavily: remember widths of graphemes seen lately.
- * A memo of a pure function, not layout state.
- */
-const GRAPHEME_MEMO_LIMIT = 8_192;
 const graphemeMemo = new Map<string, number>();
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -32,11 +32,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-
-/** Quiet time after the last frame before collecting. */
-export const IDLE_COLLECT_MS = 1_000;
-/** Heap growth since the last collection that makes one worth it. */
-export const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
+import { COLLECT_AFTER_BYTES, IDLE_COLLECT_MS } from '../budgets.js';
 
 export interface IdleCollector {
   /** A frame was drawn: postpone. */

@@ -15,7 +15,7 @@ export interface StartOptions {
   print: boolean | 'anchor' | 'id' | 'link' | null;
   /** Which histories to show: `all` (default), `hermes` alone, or a comma list (`--agent`, else LOOKBACK_AGENTS). */
   agent?: string | undefined;
-  /** The store to open, as the command line chose it (src/cli/storeChoice.ts). */
+  /** The store to open, as the command line chose it (src/recall/storeChoice.ts). */
   store: ChosenStore;
 }
 

@@ -3,6 +3,7 @@
  * modes, render, and cleanup on every exit path. Kept apart from start.ts so
  * that file stays a plain .ts entry the CLI imports lazily.
  */
+import { LIVE_SYNC_MS } from '../budgets.js';
 import React from 'react';
 import { render } from 'ink';
 import { existsSync, writeFileSync, writeSync } from 'node:fs';
@@ -11,7 +12,7 @@ import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
 import { Store } from '../store/store.js';
 import { lookbackCacheDir } from '../paths.js';
-import { LIVE_SYNC_MS, keepSyncing } from '../postgres/run.js';
+import { keepSyncing } from '../postgres/run.js';
 import { allProfiles } from '../store/profiles.js';
 import { otherProfiles } from './otherProfiles.js';
 import { App } from '../../components/App.js';
@@ -35,14 +36,13 @@ import {
   suspend,
   terminalModes,
 } from './terminal.js';
+import { SUSPEND_AFTER_MS } from '../budgets.js';
 
 /**
  * Ink's options (`npm run bench` renders with the same). maxFps: ink throttles
  * frames to 30 a second by default, which delays a held-down key's frame by up
  * to 34 ms (bench, j held in Recent at 120x40: p50 34 ms at 30 fps, 11 ms at 60).
  */
-/** Two frames at RENDER_OPTIONS.maxFps: long enough for ink's pending frame to be written. */
-const SUSPEND_AFTER_MS = 40;
 
 export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
 
@@ -89,7 +89,7 @@ export async function runApp(flags: Flags): Promise<number> {
     process.stderr.write(`lookback: ${agents}\n`);
     return 2;
   }
-  // Which store was decided by the command line (src/cli/storeChoice.ts), once for the CLI, the app and the library.
+  // Which store was decided by the command line (src/recall/storeChoice.ts), once for the CLI, the app and the library.
   const where: ChosenStore = flags.store;
   let store: Store;
   try {

@@ -5,6 +5,7 @@
  * Claude Code transcripts indexed into a real index; the command line and the
  * app must name the same conversations and show text from the hit's own message.
  */
+import { RANK_WINDOW } from '../../src/budgets.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { IndexReader } from '../../src/agents/appReads.js';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { AGENTS } from '../../src/agents/model.js';
-import { RANK_WINDOW } from '../../src/agents/queries.js';
+
 import { searchAgentsJson } from '../../src/agents/recall.js';
 
 let dir: string;

@@ -1,11 +1,7 @@
+import { WINDOW_MAX_MESSAGES } from '../../src/budgets.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scrollCall } from '../../src/anchors/format.js';
-import {
-  focusedMessage,
-  indexOfMessage,
-  messageCount,
-  WINDOW_MAX_MESSAGES,
-} from '../../src/app/geometry/window.js';
+import { focusedMessage, indexOfMessage, messageCount } from '../../src/app/geometry/window.js';
 import { displayWidth } from '../../src/text/width.js';
 import { KEY, NARROW, WIDE, makeStore, withHarness, type Harness } from './harness.js';
 

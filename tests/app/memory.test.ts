@@ -1,7 +1,6 @@
+import { COLLECT_AFTER_BYTES, IDLE_COLLECT_MS } from '../../src/budgets.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  COLLECT_AFTER_BYTES,
-  IDLE_COLLECT_MS,
   exposeGc,
   idleCollector,
   LEAN_HEAP_FLAGS,

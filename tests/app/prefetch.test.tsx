@@ -5,10 +5,11 @@
  * key that then crosses into the last screen finds it loaded and does no store read
  * of its own (the read used to sit in the key's path: 6-10 ms at 200x60).
  */
+import { PREFETCH_DELAY_MS, WINDOW_MAX_MESSAGES } from '../../src/budgets.js';
 import { describe, expect, it } from 'vitest';
 import type { Timers } from '../../src/app/controller/ctx.js';
-import { PREFETCH_DELAY_MS } from '../../src/app/controller/ctx.js';
-import { WINDOW_MAX_MESSAGES, type WinItem } from '../../src/app/geometry/window.js';
+
+import { type WinItem } from '../../src/app/geometry/window.js';
 import { KEY, WIDE, makeStore, withHarness } from './harness.js';
 
 /** Timers the test runs by hand: only the read-ahead's, never the status TTL or the poll. */

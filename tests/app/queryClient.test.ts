@@ -1,10 +1,7 @@
+import { SUPERSEDE_AFTER_MS } from '../../src/budgets.js';
 import { describe, expect, it } from 'vitest';
 import type { QueryRequest, QueryResponse } from '../../src/app/data/queries.js';
-import {
-  QueryClient,
-  SUPERSEDE_AFTER_MS,
-  type BackendFactory,
-} from '../../src/app/worker/client.js';
+import { QueryClient, type BackendFactory } from '../../src/app/worker/client.js';
 
 function search(generation: number): QueryRequest {
   return {

@@ -1,7 +1,7 @@
+import { WINDOW_MAX_MESSAGES } from '../../src/budgets.js';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/store/types.js';
 import {
-  WINDOW_MAX_MESSAGES,
   adjacentHit,
   appendItems,
   appendLive,

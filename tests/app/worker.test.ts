@@ -1,13 +1,9 @@
+import { SUPERSEDE_AFTER_MS } from '../../src/budgets.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery, type QueryRequest, type QueryResponse } from '../../src/app/data/queries.js';
-import {
-  QueryClient,
-  SUPERSEDE_AFTER_MS,
-  findWorkerFile,
-  workerBackend,
-} from '../../src/app/worker/client.js';
+import { QueryClient, findWorkerFile, workerBackend } from '../../src/app/worker/client.js';
 import { Store } from '../../src/store/store.js';
 import { makeStore } from './harness.js';
 

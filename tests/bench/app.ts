@@ -16,6 +16,7 @@
  * Budgets from spec/TUI.md: first frame ≤ 250 ms; key → frame p50 ≤ 16 ms and
  * p95 ≤ 33 ms; RSS ≤ 150 MB. Every figure is printed, met or not.
  */
+import { WINDOW_MAX_MESSAGES } from '../../src/budgets.js';
 import React from 'react';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -29,11 +30,7 @@ import { createController } from '../../src/app/create.js';
 import { findWorkerFile } from '../../src/app/worker/client.js';
 import { clearLayoutCache } from '../../src/app/geometry/lineLayout.js';
 import type { AppState } from '../../src/app/state/types.js';
-import {
-  messageCount,
-  WINDOW_MAX_MESSAGES,
-  type MsgWindow,
-} from '../../src/app/geometry/window.js';
+import { messageCount, type MsgWindow } from '../../src/app/geometry/window.js';
 import type { CopyResult } from '../../src/clipboard/copy.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';

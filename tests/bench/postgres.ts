@@ -7,8 +7,9 @@
  * beside the SQLite store, and the time from the agent's INSERT to the row in
  * the mirror with the app's live loop (LIVE_SYNC_MS).
  */
+import { LIVE_SYNC_MS } from '../../src/budgets.js';
 import { join } from 'node:path';
-import { LIVE_SYNC_MS, keepSyncing } from '../../src/postgres/run.js';
+import { keepSyncing } from '../../src/postgres/run.js';
 import { syncPostgres } from '../../src/postgres/feed.js';
 import { postgresTarget, schemaCandidates } from '../../src/store/postgresConfig.js';
 import { browse } from '../../src/store/browse.js';

@@ -4,13 +4,14 @@
  * before its maintenance), still sees the agent's new conversations, and
  * answers the next key at once.
  */
+import { IDLE_CLOSE_MS } from '../../src/budgets.js';
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../../src/demo/generate.js';
 import { insertMessage, insertSession } from '../../src/demo/store.js';
-import { IDLE_CLOSE_MS } from '../../src/store/store.js';
+
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { openStoreFiles } from '../helpers/fds.js';
 import { PROMPT, sleep, Term, shellEnv as tmuxShellEnv, requireTmux } from '../helpers/tmux.js';

@@ -4,10 +4,11 @@
  * first result as soon as it arrives; Esc leaves the search line keeping the
  * query. Setup as in tmux.test.ts: a private tmux server, a temp HOME and cache.
  */
+import { SEARCH_LIMIT } from '../../src/budgets.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerQuery, SEARCH_LIMIT } from '../../src/app/data/queries.js';
+import { answerQuery } from '../../src/app/data/queries.js';
 import type { ResultItem } from '../../src/app/model.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';

@@ -5,11 +5,12 @@
  * The setup is tests/e2e/tmux.test.ts's: a private tmux server, a temp HOME,
  * polling with generous timeouts, no fixed sleeps.
  */
+import { RECENT_FULL_LIMIT } from '../../src/budgets.js';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RECENT_FULL_LIMIT } from '../../src/app/data/queries.js';
+
 import { loadRecent } from '../../src/app/data/rows.js';
 import type { SessionRow } from '../../src/app/model.js';
 import { generateStore } from '../../src/demo/generate.js';

@@ -6,10 +6,11 @@
  * timeouts (a loaded 2-core machine may take seconds to draw), never relying
  * on fixed sleeps.
  */
+import { RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/budgets.js';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerQuery, RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../../src/app/data/queries.js';
+import { answerQuery } from '../../src/app/data/queries.js';
 import { loadRecent } from '../../src/app/data/rows.js';
 import { generateStore } from '../../src/demo/generate.js';
 import { Store } from '../../src/store/store.js';

@@ -3,9 +3,10 @@
  * idle (the agent's maintenance checks /proc/<pid>/fd): after the Store's idle
  * close, no descriptor on the store, and the next call still answers.
  */
+import { IDLE_CLOSE_MS } from '../../src/budgets.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readdirSync, readlinkSync } from 'node:fs';
-import { IDLE_CLOSE_MS } from '../../src/store/store.js';
+
 import { fixtureCopy } from '../helpers/fixtures.js';
 import { call, startServer, type Server } from './client.js';
 

@@ -4,6 +4,7 @@
  * hostile.test.ts, raw UTF-16 code units (lone surrogates included), wide and
  * combining text, and arbitrary Unicode, and reach lengths of thousands.
  */
+import { MAX_QUERY_CHARS } from '../../src/budgets.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sanitize, sanitizeLine } from '../../src/text/sanitize.js';
@@ -12,7 +13,6 @@ import { parseAnchor, parseAnchors } from '../../src/anchors/parse.js';
 import { link, multi, quote, scrollCall } from '../../src/anchors/format.js';
 import { conversationMarkdown } from '../../src/export/conversation.js';
 import {
-  MAX_QUERY_CHARS,
   hasCjk,
   likePattern,
   quoteAllTerms,

@@ -1,8 +1,9 @@
+import { MAX_QUERY_CHARS } from '../../src/budgets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Store } from '../../src/store/store.js';
 import { discover, hitsInSessions } from '../../src/store/search.js';
-import { MAX_QUERY_CHARS, routeQuery, sanitizeQuery } from '../../src/store/query.js';
+import { routeQuery, sanitizeQuery } from '../../src/store/query.js';
 import { fixtureCopy } from '../helpers/fixtures.js';
 
 const nasty = fc.oneof(

@@ -1,14 +1,7 @@
+import { QUOTE_MAX_CHARS } from '../../src/budgets.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  formatAnchor,
-  isoTime,
-  link,
-  multi,
-  QUOTE_MAX_CHARS,
-  quote,
-  scrollCall,
-} from '../../src/anchors/format.js';
+import { formatAnchor, isoTime, link, multi, quote, scrollCall } from '../../src/anchors/format.js';
 import { parseAnchor, parseAnchors } from '../../src/anchors/parse.js';
 import { sanitizeLine } from '../../src/text/sanitize.js';
 

@@ -1,3 +1,4 @@
+import { OSC52_MAX_BYTES } from '../../src/budgets.js';
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import {
   type SpawnLike,
   type SpawnOptionsLike,
 } from '../../src/clipboard/copy.js';
-import { OSC52_MAX_BYTES, osc52Sequence } from '../../src/clipboard/osc52.js';
+import { osc52Sequence } from '../../src/clipboard/osc52.js';
 
 const ESC = '\x1b';
 const all = (): boolean => true;

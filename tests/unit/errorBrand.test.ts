@@ -5,13 +5,13 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../src/store/errors.js';
-import { UsageError } from '../../src/cli/usage.js';
+import { UsageError } from '../../src/recall/usage.js';
 
 /** Second copies of the modules, as the other bundle would load them. */
 async function copies() {
   vi.resetModules();
   const store = (await import('../../src/store/errors.js')) as { StoreError: typeof StoreError };
-  const usage = (await import('../../src/cli/usage.js')) as { UsageError: typeof UsageError };
+  const usage = (await import('../../src/recall/usage.js')) as { UsageError: typeof UsageError };
   return { StoreError: store.StoreError, UsageError: usage.UsageError };
 }
 

@@ -1,3 +1,4 @@
+import { HISTORY_MAX } from '../../src/budgets.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,6 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   EMPTY_LINE,
-  HISTORY_MAX,
   editLine,
   historyDown,
   historyOf,

@@ -3,6 +3,7 @@
  * which can be read, opening one read-only and letting its connection go after
  * idle like the main store, and one clear line for a profile that cannot be read.
  */
+import { IDLE_CLOSE_MS } from '../../src/budgets.js';
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStore } from '../../src/demo/generate.js';
 import { StoreError } from '../../src/store/errors.js';
-import { IDLE_CLOSE_MS } from '../../src/store/store.js';
+
 import { otherProfiles } from '../../src/tui/otherProfiles.js';
 import { sha256 } from '../helpers/fixtures.js';
 

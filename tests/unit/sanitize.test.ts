@@ -1,6 +1,7 @@
+import { MAX_COMBINING_MARKS } from '../../src/budgets.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_COMBINING_MARKS, sanitize, sanitizeLine } from '../../src/text/sanitize.js';
+import { sanitize, sanitizeLine } from '../../src/text/sanitize.js';
 
 const ESC = '\x1b';
 const FORBIDDEN =

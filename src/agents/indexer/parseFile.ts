@@ -15,9 +15,7 @@ import { moreLineParser } from '../moreAgents.js';
 import type { LineParser, ParseContext, ParseResult } from '../parsers/types.js';
 import { PARSER_VERSION } from './parserVersion.js';
 import type { FileRow, Parsed } from './types.js';
-
-/** Whole-document sources above this are skipped with a reason (FAD skips sidecars above 100 MB). */
-const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
+import { MAX_DOCUMENT_BYTES } from '../../budgets.js';
 
 function lineParser(agent: Agent, ctx: ParseContext): LineParser {
   if (agent === 'claude') return claudeParser(ctx);

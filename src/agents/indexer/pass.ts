@@ -19,13 +19,7 @@ import {
 } from './manySessions.js';
 import { changedFiles } from './changed.js';
 import type { IndexOptions, IndexReport, Parsed } from './types.js';
-
-/** Files written per transaction; a batch is also closed after this many messages. */
-const BATCH_FILES = 200;
-const BATCH_MESSAGES = 20_000;
-
-/** How often a pass that changed nothing still stamps `sources.last_indexed_at`. */
-const SOURCE_STAMP_MS = 60_000;
+import { BATCH_FILES, BATCH_MESSAGES, SOURCE_STAMP_MS } from '../../budgets.js';
 
 export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   const env = opts.env ?? process.env;

@@ -8,18 +8,10 @@
  * an append-only file never changes. A block still being written at the end of
  * the file is carried to the next pass, which re-emits it under the same anchor.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import {
-  FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
-  TITLE_RANK,
-  capped,
-  type ConvPatch,
-  type Msg,
-  type Role,
-} from '../model.js';
+import { FLAG, TITLE_RANK, capped, type ConvPatch, type Msg, type Role } from '../model.js';
 import { offerTitle } from './claude.js';
 import type { LineParser, ParseContext, ParseResult } from './types.js';
 

@@ -12,12 +12,11 @@
  * file order. A resumed file's lines copied from another session keep that
  * session's `sessionId`: their rows carry it as `home`, for the indexer to flag.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   anchorFor,
   capped,

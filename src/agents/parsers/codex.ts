@@ -3,11 +3,10 @@
  * have no persisted id, so a message is anchored on its line number (or the
  * `ordinal` paginated threads write), which an append-only file never changes.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { basename } from 'node:path';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   anchorFor,
   capped,

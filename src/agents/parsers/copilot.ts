@@ -6,11 +6,10 @@
  * written; a rewind removes the events after its target from the file, which then
  * shrinks and is parsed again from the start.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { basename, dirname } from 'node:path';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   anchorFor,
   capped,

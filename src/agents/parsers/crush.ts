@@ -10,12 +10,11 @@
  * inserts wrote milliseconds, so an updated row's `updated_at` goes down.
  * Read through one short read-only connection (readOnlyDb.ts).
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import type Database from 'better-sqlite3';
 import { crushProjectDir } from '../discoverMore.js';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   epochMs,

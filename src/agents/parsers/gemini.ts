@@ -5,12 +5,11 @@
  * edits messages by id (updates merged, removals flagged `rewound`, `orderIds`
  * reordering). Legacy `.json` chats are one whole document with the same messages.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   epochMs,

@@ -9,11 +9,10 @@
  * messages wholesale, so a session is re-derived when its `updated_at`, message
  * count or newest message row moves. Older schemas lack some columns: checked.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import type Database from 'better-sqlite3';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   anchorFor,
   capped,

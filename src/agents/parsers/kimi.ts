@@ -8,13 +8,12 @@
  * The work directory comes from `kimi.json`, the title from `state.json`, the start
  * time from `wire.jsonl` (context lines carry no times).
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   epochMs,

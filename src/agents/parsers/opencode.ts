@@ -4,11 +4,10 @@
  * Each session has a signature (its own update time plus row counts and the newest
  * update over its messages and parts); a changed signature re-derives the session.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { columns, openWithoutTrace } from '../readOnlyDb.js';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   obj,
@@ -21,11 +20,10 @@ import { offerTitle } from './claude.js';
 import { isOpencodeV2, readV2Sessions, v2Signatures } from './opencodeV2.js';
 import type Database from 'better-sqlite3';
 import type { Problems } from '../model.js';
+import type { OpencodeSession } from './types.js';
 
-export interface OpencodeSession {
-  conv: ConvPatch;
-  messages: Msg[];
-}
+// In types.ts so opencodeV2.ts can use it without a circle.
+export type { OpencodeSession } from './types.js';
 
 export interface OpencodeRead {
   sessions: OpencodeSession[];

@@ -6,11 +6,10 @@
  * text and a deleted row leaves. `session_pending`, `session_inbox` and the
  * `event` log (gigabytes) are never read.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import type Database from 'better-sqlite3';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   capped,
   obj,
@@ -22,7 +21,7 @@ import {
 } from '../model.js';
 import { columns } from '../readOnlyDb.js';
 import { offerTitle } from './claude.js';
-import type { OpencodeSession } from './opencode.js';
+import type { OpencodeSession } from './types.js';
 
 function json(v: unknown): Record<string, unknown> | null {
   if (typeof v !== 'string') return null;

@@ -4,10 +4,9 @@
  * Anchors are ordinals over `archived_messages ++ messages`, skipping the synthetic
  * compaction summary, so a compaction moving turns to the archive keeps them.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   anchorFor,
   capped,

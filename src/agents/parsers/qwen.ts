@@ -5,11 +5,10 @@
  * toolCallResult?}` with `message` a Gemini API `Content` (`{role, parts[]}`).
  * Every record has its own uuid, the anchor; nothing is rewritten in place.
  */
+import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { basename } from 'node:path';
 import {
   FLAG,
-  MESSAGE_CAP,
-  TEXT_CAP,
   TITLE_RANK,
   anchorFor,
   capped,

@@ -1,6 +1,12 @@
 /** What a parser hands the indexer for one source file. */
 import type { ConvPatch, Msg, Problems } from '../model.js';
 
+/** One session of a source whose one file holds many (opencode's database and tree, PraisonAI's, §9's). */
+export interface OpencodeSession {
+  conv: ConvPatch;
+  messages: Msg[];
+}
+
 export interface ParseResult {
   /** Null when the file named no session (it then stays unindexed, with a counted reason). */
   conv: ConvPatch | null;

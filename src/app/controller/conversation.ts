@@ -25,8 +25,7 @@ import type { Ctx } from './ctx.js';
 import { maybeLoadMore, loadToEnd } from './search.js';
 import { say } from './status.js';
 
-/** Loads per key press when the viewport nears an edge (each one is a keyset page). */
-const MAX_EDGE_LOADS = 3;
+import { MAX_EDGE_LOADS } from '../../budgets.js';
 
 /** The search a view shows: its query's terms are highlighted and its hits walked with n/N. */
 interface ViewSearch {
@@ -77,14 +76,8 @@ function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
   ctx.setStatus(say.edge(dir));
 }
 
-/**
- * Screens from a loaded edge at which the next slice is read ahead, after the
- * frame. PgUp moves a screen, so by the time a key brings the viewport within a
- * screen of the edge (where ensureEdges must read before drawing), the slice is
- * already there: the 6-10 ms store page and layout leave the key's path
- * (`npm run bench`, keys section, 200x60 PgUp/PgDn).
- */
-export const PREFETCH_SCREENS = 3;
+import { PREFETCH_SCREENS } from '../../budgets.js';
+export { PREFETCH_SCREENS };
 
 /** One read ahead, if the viewport is within PREFETCH_SCREENS of an edge (called when idle). */
 export function prefetchEdges(ctx: Ctx): void {

@@ -12,30 +12,14 @@ import type { StatusTone } from '../model.js';
 import type { BackendFactory, QueryClient } from '../worker/client.js';
 import type { Action, AppState } from '../state/types.js';
 
-/** Full-text search waits this long after the last key before asking (typing stays smooth; results still feel live). */
-export const SEARCH_DEBOUNCE_MS = 80;
-/** How often the store is asked whether the agent wrote (PRAGMA data_version: one cheap read). */
-export const POLL_MS = 1_000;
-/**
- * While the agent writes, a change refreshes only the top of Recent (where new
- * activity lands); the whole list, thousands of rows, at most this often. A
- * full refresh every second was the app's main cost to a busy agent.
- */
-export const LIVE_FULL_REFRESH_MS = 10_000;
-/**
- * The other agents' indexer starts this long after start: its worker thread loading
- * beside the first frame cost that frame ~30 ms on 2 cores (npm run bench, first frame
- * at 160x48: 352 vs 320 ms median with LOOKBACK_AGENTS=hermes).
- */
-export const INDEX_START_DELAY_MS = 400;
+export { SEARCH_DEBOUNCE_MS } from '../../budgets.js';
+export { POLL_MS } from '../../budgets.js';
+export { LIVE_FULL_REFRESH_MS } from '../../budgets.js';
+export { INDEX_START_DELAY_MS } from '../../budgets.js';
 
-/**
- * The read-ahead at a conversation's loaded edges runs this long after the
- * frame of a key is drawn: the next macrotask, so a key already waiting goes first.
- */
-export const PREFETCH_DELAY_MS = 0;
-/** A status message stays this long, then the key hints come back. */
-export const STATUS_TTL_MS = 8_000;
+export { PREFETCH_DELAY_MS } from '../../budgets.js';
+import { STATUS_TTL_MS } from '../../budgets.js';
+export { STATUS_TTL_MS };
 
 export type CopyFn = (text: string) => Promise<CopyResult>;
 

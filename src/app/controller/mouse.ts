@@ -10,10 +10,10 @@ import { listPane, measureFor, screenOf, viewHeight } from '../state/selectors.j
 import { ensureEdges, open } from './conversation.js';
 import type { Ctx } from './ctx.js';
 
-/** Lines one wheel notch scrolls (less and most terminals use 3). */
-export const WHEEL_LINES = 3;
-/** Two clicks on one row within this many ms are a double click. */
-export const DOUBLE_CLICK_MS = 400;
+import { WHEEL_LINES } from '../../budgets.js';
+export { WHEEL_LINES };
+import { DOUBLE_CLICK_MS } from '../../budgets.js';
+export { DOUBLE_CLICK_MS };
 /** Rows above the panes' insides: header, search line, the panes' top border. */
 const FIRST_INNER_ROW = 4;
 

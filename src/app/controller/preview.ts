@@ -14,8 +14,8 @@ import { previewTarget, screenOf } from '../state/selectors.js';
 import { openRecent, openResult } from './conversation.js';
 import type { Ctx } from './ctx.js';
 
-/** How long the selection must rest before its conversation is read (longer than a key repeat). */
-export const PREVIEW_DELAY_MS = 60;
+import { PREVIEW_DELAY_MS } from '../../budgets.js';
+export { PREVIEW_DELAY_MS };
 
 function cancel(ctx: Ctx): void {
   if (ctx.preview.timer !== null) ctx.timers.clearTimeout(ctx.preview.timer);

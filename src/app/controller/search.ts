@@ -154,8 +154,7 @@ function flushSearch(ctx: Ctx): void {
   requestSearch(ctx, ctx.search.gen, true);
 }
 
-/** Results loaded ahead of the selection: more are asked for when it comes this close to the end. */
-const LOAD_AHEAD = 8;
+import { LOAD_AHEAD } from '../../budgets.js';
 
 /** The selection nears the end of the results and there are more: ask for the next page. */
 export function maybeLoadMore(ctx: Ctx): void {
@@ -172,8 +171,7 @@ export function maybeLoadMore(ctx: Ctx): void {
   requestSearch(ctx, gen, false, from);
 }
 
-/** The most rows G asks for at once: the end of a very broad query is still a few ms of store reads. */
-const END_LIMIT = 5_000;
+import { END_LIMIT } from '../../budgets.js';
 
 /**
  * G in Results: the true end, not the last loaded row. The rest is asked for

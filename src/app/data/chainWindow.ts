@@ -21,8 +21,7 @@ import type { Message, SessionMeta } from '../../store/types.js';
 import { OPEN_AFTER, OPEN_BEFORE, type MsgWindow, type WinItem } from '../geometry/window.js';
 import { clean } from './rows.js';
 
-/** Messages scanned at each end of a conversation for its opening / closing bookend. */
-const BOOKEND_SCAN = 20;
+import { BOOKEND_SCAN } from '../../budgets.js';
 
 export interface Loaded {
   items: WinItem[];

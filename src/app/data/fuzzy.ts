@@ -7,8 +7,8 @@ import fuzzysort from 'fuzzysort';
 import type { Segment } from '../../text/highlight.js';
 import type { ResultItem, SessionRow } from '../model.js';
 
-/** Results shown in fuzzy mode. */
-export const FUZZY_LIMIT = 100;
+import { FUZZY_LIMIT } from '../../budgets.js';
+export { FUZZY_LIMIT };
 /** fuzzysort's score floor: below this a match is noise. */
 const FUZZY_THRESHOLD = 0.3;
 

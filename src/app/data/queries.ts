@@ -14,10 +14,8 @@ import { clean, loadRecent, searchResultItems, type RecentAnswer } from './rows.
 import { everyRecent, everySearch, type ProfileRef, type RefOpener } from './everyProfile.js';
 import { splitProfileSession } from './profileIds.js';
 
-/** The full Recent list (also what fuzzy search searches), loaded off the main thread. */
-export const RECENT_FULL_LIMIT = 5_000;
-/** Results per full-text search (the agent fetches 50 hits before deduping); more load a page at a time. */
-export const SEARCH_LIMIT = 50;
+export { RECENT_FULL_LIMIT } from '../../budgets.js';
+export { SEARCH_LIMIT } from '../../budgets.js';
 
 /** The store filters one at a time, to name the one that excludes everything. */
 export type FilterField = 'sources' | 'after' | 'before' | 'cwd' | 'model';
@@ -91,8 +89,7 @@ export type QueryResponse =
   /** The request is fully answered (sent last, always). */
   | { kind: 'done'; generation: number; request: QueryRequest['kind'] };
 
-/** Hit counts are posted in batches so the visible rows fill in first. */
-const HIT_COUNT_BATCH = 8;
+import { HIT_COUNT_BATCH } from '../../budgets.js';
 
 /** Recent across Hermes and the index: newest activity first, every row tagged. */
 /** Whether the store's filters are in use: the other agents' index cannot apply them. */

@@ -257,7 +257,7 @@ export class DataSource {
   /**
    * The machine an app session is on (R resumes it there over `ssh -t`); null for
    * this machine. The app reads only this machine's sources today: the host
-   * sources of src/hosts/sources.ts answer here once the app lists them.
+   * sources of src/recall/hostSources.ts answer here once the app lists them.
    */
   hostOf(_sessionId: string): string | null {
     return null;

@@ -39,14 +39,14 @@ export type Line = readonly Span[];
 export const GUTTER = 2;
 /** Body lines are indented under the header by this much. */
 export const BODY_INDENT = 2;
-/** Characters of one message laid out; a multi-megabyte paste would otherwise cost seconds and thousands of lines. */
-export const MESSAGE_MAX_CHARS = 50_000;
-/** Lines of an expanded tool call or tool output; the rest is a note (copy the message to read it all). */
-export const EXPANDED_MAX_LINES = 400;
-/** Reasoning is a side channel: a few screens at most. */
-export const REASONING_MAX_CHARS = 8_000;
-/** Laid-out messages kept; a few windows' worth at two widths. */
-export const LAYOUT_CACHE_MAX = 2_000;
+import { MESSAGE_MAX_CHARS } from '../../budgets.js';
+export { MESSAGE_MAX_CHARS };
+import { EXPANDED_MAX_LINES } from '../../budgets.js';
+export { EXPANDED_MAX_LINES };
+import { REASONING_MAX_CHARS } from '../../budgets.js';
+export { REASONING_MAX_CHARS };
+import { LAYOUT_CACHE_MAX } from '../../budgets.js';
+export { LAYOUT_CACHE_MAX };
 
 export interface LayoutOptions {
   /** Columns available right of the gutter. */

@@ -6,18 +6,11 @@
  */
 import type { Message } from '../../store/types.js';
 
-/**
- * Messages held at once. A conversation can have tens of thousands of
- * messages; a few hundred is several screens of context either side of the
- * viewport at any width, bounds memory and layout work, and keeps every
- * re-layout (resize, reasoning toggle) well inside a frame.
- */
-export const WINDOW_MAX_MESSAGES = 300;
-/** Messages fetched each time the viewport nears a loaded edge (keyset page). */
-export const SLICE_MESSAGES = 100;
-/** Messages loaded before and after an anchor when a window opens. */
-export const OPEN_BEFORE = 60;
-export const OPEN_AFTER = 100;
+import { WINDOW_MAX_MESSAGES } from '../../budgets.js';
+export { WINDOW_MAX_MESSAGES };
+export { SLICE_MESSAGES } from '../../budgets.js';
+export { OPEN_BEFORE } from '../../budgets.js';
+export { OPEN_AFTER } from '../../budgets.js';
 /** The anchor sits this far down the viewport when a window opens (like `less -j`). */
 export const ANCHOR_FRACTION = 1 / 3;
 

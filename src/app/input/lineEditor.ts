@@ -34,8 +34,8 @@ export type EditAction =
 
 export const EMPTY_LINE: LineState = { text: '', cursor: 0 };
 
-/** A search line longer than this is a paste gone wrong; the rest is dropped. */
-export const LINE_MAX_CHARS = 2_000;
+import { LINE_MAX_CHARS } from '../../budgets.js';
+export { LINE_MAX_CHARS };
 
 export function lineOf(text: string): LineState {
   const clean = cleanInsert(text).slice(0, LINE_MAX_CHARS);
@@ -220,8 +220,8 @@ export function keyToEdit(input: string, key: KeyLike): EditAction | null {
 
 // ------------------------------------------------------------------ history
 
-/** Queries remembered; enough for weeks of use, small enough to read at start in no time. */
-export const HISTORY_MAX = 200;
+import { HISTORY_MAX } from '../../budgets.js';
+export { HISTORY_MAX };
 
 export interface History {
   /** Oldest first, no duplicates. */

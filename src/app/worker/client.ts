@@ -11,8 +11,8 @@ import { Worker } from 'node:worker_threads';
 import type { QueryRequest, QueryResponse } from '../data/queries.js';
 import type { WorkerInit } from './entry.js';
 
-/** A running search older than this is killed when a newer one arrives; younger ones finish (cheaper than a restart). */
-export const SUPERSEDE_AFTER_MS = 150;
+import { SUPERSEDE_AFTER_MS } from '../../budgets.js';
+export { SUPERSEDE_AFTER_MS };
 
 export interface QueryBackend {
   post(req: QueryRequest): void;

@@ -17,9 +17,7 @@ import { discoverHits, relaxedHits } from './hits.js';
 import { indexSnippets, likeRoute, snippetFor } from './snippets.js';
 import { titleMatch, titleQuery } from './titles.js';
 import type { SearchContext } from './context.js';
-
-/** Messages on each side of a result's anchor (the agent's window). */
-const WINDOW = 5;
+import { RESULT_WINDOW } from '../../budgets.js';
 
 const EMPTY_VIEW: AnchoredView = {
   messages: [],
@@ -106,7 +104,7 @@ export function discoverWith(
     anchorCounts(
       store,
       compact.map((r) => ({ sessionId: r.hit.session_id, anchorId: r.anchorId })),
-      WINDOW,
+      RESULT_WINDOW,
     ).map((c, i) => [compact[i]!, c]),
   );
   const results: SearchResult[] = [];
@@ -119,7 +117,7 @@ export function discoverWith(
       opts.views === false || anchorId < 0
         ? EMPTY_VIEW
         : full
-          ? anchoredView(store, hit.session_id, anchorId, WINDOW)
+          ? anchoredView(store, hit.session_id, anchorId, RESULT_WINDOW)
           : compactView(counts.get(entry) ?? null);
     results.push({
       session_id: hit.session_id,

@@ -18,9 +18,7 @@ import {
 } from './plan.js';
 import { withMatch } from './match.js';
 import { searchContext } from './context.js';
-
-/** Matching message rows a count reads at most; past it the count says "N+". */
-export const COUNT_ROW_CAP = 50_000;
+import { COUNT_ROW_CAP } from '../../budgets.js';
 
 export interface ConversationCount {
   /** Distinct conversations (lineage roots) with a hit, within the row cap. */

@@ -20,18 +20,7 @@ import {
 } from './plan.js';
 import { isQueryError } from './match.js';
 import type { SearchContext } from './context.js';
-
-/** The agent scans this many hits before deduping by lineage (and may return fewer conversations). */
-export const AGENT_SCAN = 300;
-/**
- * lookback's first page of ranked hits. Any size gives the same answer (pages
- * widen until `limit` conversations are found or the matches run out, and cron
- * hits wait for their own pass), so the first page is as small as usually suffices.
- */
-export const FIRST_FETCH = 300;
-const FETCH_GROWTH = 8;
-/** Rows per keyset page of a substring scan. */
-const LIKE_PAGE = 50;
+import { FETCH_GROWTH, FILTER_BATCH, FIRST_FETCH, LIKE_PAGE } from '../../budgets.js';
 
 /**
  * One page of hits in the agent's order. FTS pages are the first `n` hits (the
@@ -138,9 +127,6 @@ function sourceTest(store: Store, plan: Plan): (sessionId: string) => boolean {
         ? demoted.has(sid)
         : true);
 }
-
-/** Ranked ids are filtered this many at a time: most searches have their conversations in the first batch. */
-const FILTER_BATCH = 40;
 
 /**
  * Walks hits in the agent's order and keeps the first (best) hit of each lineage

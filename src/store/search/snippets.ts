@@ -6,14 +6,9 @@
 import type { Store } from '../store.js';
 import { routeQuery, sanitizeQuery } from '../query.js';
 import { ftsTable, type Hit, type Plan } from './plan.js';
+import { LIKE_SNIPPET_AFTER, LIKE_SNIPPET_BEFORE, SNIPPET_TOKENS } from '../../budgets.js';
 
-/** FTS5 snippet size in tokens, as the agent asks for. */
-export const SNIPPET_TOKENS = 40;
 export const AGENT_MARKERS: [string, string] = ['>>>', '<<<'];
-
-/** Characters of context a substring-scan snippet shows before the match, and from it on. */
-const LIKE_BEFORE = 40;
-const LIKE_AFTER = 80;
 
 /**
  * The snippet of one hit, always from that hit's own row: from indexSnippets()
@@ -69,10 +64,11 @@ function likeSnippet(store: Store, terms: string[], id: number): string {
     const lower = text.toLowerCase();
     for (const t of terms) {
       const at = lower.indexOf(t.toLowerCase());
-      if (at >= 0) return text.slice(Math.max(0, at - LIKE_BEFORE), at + LIKE_AFTER);
+      if (at >= 0)
+        return text.slice(Math.max(0, at - LIKE_SNIPPET_BEFORE), at + LIKE_SNIPPET_AFTER);
     }
   }
-  return (row.content ?? '').slice(0, LIKE_BEFORE + LIKE_AFTER);
+  return (row.content ?? '').slice(0, LIKE_SNIPPET_BEFORE + LIKE_SNIPPET_AFTER);
 }
 
 export function likeRoute(q: string, route: Plan['route']): Plan['route'] {

@@ -8,6 +8,7 @@ import { rootResolver, sessionMeta } from '../lineage.js';
 import { likePattern } from '../query.js';
 import { perCommit } from '../perCommit.js';
 import type { SearchContext } from './context.js';
+import { TITLE_LIKE_MAX } from '../../budgets.js';
 
 /** The query as a remembered title: quotes and backticks around it dropped (the agent's normalisation). */
 export function titleQuery(query: string): string {
@@ -19,9 +20,6 @@ export function titleQuery(query: string): string {
 
 type TitleRow = { id: string; title: string; started_at: number | null };
 type TitleIndex = Map<string, { id: string; started: number }[]>;
-
-/** Longest title looked up with LIKE (SQLite refuses patterns over 50,000 bytes). */
-const TITLE_LIKE_MAX = 1_000;
 
 function indexTitles(rows: readonly TitleRow[]): TitleIndex {
   const byLower: TitleIndex = new Map();

@@ -13,12 +13,12 @@
 import { join } from 'node:path';
 import { sourceRoots } from '../agents/discover.js';
 import { AGENTS, type Agent } from '../agents/model.js';
-import { AgentsSource, type AgentsSourceOptions } from '../recall/agents.js';
-import { HermesSource } from '../recall/hermes.js';
-import type { ConversationSource } from '../recall/source.js';
-import { HostUsageError, checkHostName, hostEnv, mirrorHome } from './paths.js';
+import { AgentsSource, type AgentsSourceOptions } from './agents.js';
+import { HermesSource } from './hermes.js';
+import type { ConversationSource } from './source.js';
+import { HostUsageError, checkHostName, hostEnv, mirrorHome } from '../hosts/paths.js';
 import { shellLine } from '../text/shell.js';
-import { knownHosts, readState } from './sync.js';
+import { knownHosts, readState } from '../hosts/sync.js';
 
 /** A host whose mirror answers, but whose last sync failed: said once beside the answer. */
 export interface HostError {

@@ -2,15 +2,16 @@
  * The command line over other machines: `lookback sync --host NAME|all` and
  * `lookback hosts`. `--host NAME|all` on recent, search, scroll and read is
  * not here: a synced host's mirror is a set of recall sources
- * (src/hosts/sources.ts) the core chooses like this machine's.
+ * (src/recall/hostSources.ts) the core chooses like this machine's.
  */
-import { inertJson, type Flags } from '../cli/commands.js';
+import type { Flags } from './flags.js';
+import { inertJson } from './json.js';
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { hostSummary } from './summary.js';
-import { HostUsageError, checkHostName } from './paths.js';
-import { HostError } from './ssh.js';
-import { knownHosts, syncHost } from './sync.js';
+import { hostSummary } from '../hosts/summary.js';
+import { HostUsageError, checkHostName } from '../hosts/paths.js';
+import { HostError } from '../hosts/ssh.js';
+import { knownHosts, syncHost } from '../hosts/sync.js';
 
 export { HostUsageError };
 
