@@ -410,17 +410,27 @@ function one(call: OneCall, set: SourceSet): Payload {
 }
 
 /** Whose conversation a source's answer is about: agent (and profile) first in an answer. */
-function whose(s: ConversationSource, p: Payload): { agent: string; profile?: string } {
+function whose(
+  s: ConversationSource,
+  p: Payload,
+): { agent: string; profile?: string; host?: string } {
+  const host = s.id.host ? { host: s.id.host } : {};
   return s.id.kind === 'hermes'
-    ? { agent: 'hermes', profile: s.id.profile }
-    : { agent: String(p.agent ?? s.id.agents[0]) };
+    ? { agent: 'hermes', profile: s.id.profile, ...host }
+    : { agent: String(p.agent ?? s.id.agents[0]), ...host };
 }
 
 /** The call an MCP-connected agent runs to read this conversation. */
-function readCall(agent: string, sessionId: string, link: Json | undefined): string {
-  return agent === 'hermes' && typeof link === 'string'
-    ? `session_search(session_id=${JSON.stringify(link)})`
-    : `session_search(session_id=${JSON.stringify(sessionId)}, agent=${JSON.stringify(agent)})`;
+function readCall(
+  agent: string,
+  sessionId: string,
+  link: Json | undefined,
+  host: string | undefined,
+): string {
+  if (agent === 'hermes' && typeof link === 'string')
+    return `session_search(session_id=${JSON.stringify(link)})`;
+  const on = host ? `, host=${JSON.stringify(host)}` : '';
+  return `session_search(session_id=${JSON.stringify(sessionId)}, agent=${JSON.stringify(agent)}${on})`;
 }
 
 function overviewOf(s: ConversationSource, sid: string, all?: boolean): Payload {
@@ -435,7 +445,7 @@ function overviewOf(s: ConversationSource, sid: string, all?: boolean): Payload 
     ...w,
     ...facts,
     resume: resumeOf(w.agent, id, w.profile, typeof p.folder === 'string' ? p.folder : null),
-    read_with: readCall(w.agent, id, p.link),
+    read_with: readCall(w.agent, id, p.link, w.host),
   };
 }
 
