@@ -112,7 +112,7 @@ export class Controller {
         lastFull: 0,
         countsBeforeChange: null,
       },
-      live: { lastVersion: null },
+      live: { lastVersion: null, lastParts: null },
       preview: { timer: null, key: null },
       mouse: { lastClick: null },
       suspends: 0,
@@ -200,6 +200,7 @@ export class Controller {
         reloadRecent(this.ctx);
         for (const w of this.o.data.warnings) this.setStatus(w, 'warn');
         if (this.o.notice) this.setStatus(this.o.notice, 'info');
+        this.ctx.live.lastParts = this.o.data.versions();
         this.ctx.live.lastVersion = this.o.data.dataVersion();
       }),
     );

@@ -6,7 +6,7 @@
  */
 import type { CopyResult } from '../../clipboard/copy.js';
 import type { DataSource } from '../data/source.js';
-import type { Filters } from '../../store/types.js';
+import type { AppFilters } from '../data/filters.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
 import type { BackendFactory, QueryClient } from '../worker/client.js';
@@ -180,7 +180,7 @@ export interface Ctx {
   };
   recent: {
     /** The search line's filters, applied to Recent (and so to fuzzy search). */
-    filters: Filters | undefined;
+    filters: AppFilters | undefined;
     gen: number;
     /** The generation that asked for the top page only: merge it into the list. */
     topPageGen: number;
@@ -188,8 +188,14 @@ export interface Ctx {
     lastFull: number;
     /** Message counts before a store change, to say how many messages are new. */
     countsBeforeChange: Map<string, number> | null;
+    /** Other agents' rows were listed before the change (else their rows are newly indexed, not new). */
+    agentsBeforeChange?: boolean;
   };
-  live: { lastVersion: number | null };
+  live: {
+    lastVersion: number | null;
+    /** Each source's counter at the last check (data/source.ts versions). */
+    lastParts: { own: number; index: number; others: number } | null;
+  };
   /** The pending preview load (preview.ts), and the row it is for. */
   preview: { timer: unknown; key: string | null };
   /** The last click (row key, time), to tell a double click. */

@@ -146,6 +146,21 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
   });
 }
 
+/**
+ * A source changed (the agent wrote, a file grew, the index took a pass): the
+ * open Results are asked again, quietly (no "searching…"), as Recent is; the
+ * selection stays on its row (resultsLoaded keeps it for the same query).
+ */
+export function refreshResults(ctx: Ctx): void {
+  const s = ctx.state;
+  const r = s.results;
+  if (s.search.mode !== 'fulltext' || r.busy || ctx.search.debounce !== null) return;
+  if (s.search.text.trim() === '' || r.forText !== s.search.text) return;
+  // Only a full-text answer (a pasted anchor, a fuzzy list or a message has no path).
+  if (r.path === null) return;
+  requestSearch(ctx, ++ctx.search.gen, true);
+}
+
 /** Send a search waiting for a pause in typing now (Enter was pressed). */
 function flushSearch(ctx: Ctx): void {
   if (ctx.search.debounce === null) return;
@@ -274,6 +289,8 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
           path: r.path,
           message: r.message,
         });
+        // A filter a source cannot apply: that source is left out, said in one line (as the CLI's `refused`).
+        if (r.refused && r.refused.length > 0) ctx.setStatus(r.refused.join('; '), 'warn');
         if (ctx.search.openWhenReady === r.generation) {
           ctx.search.openWhenReady = null;
           const first = ctx.state.results.items[0];
@@ -331,6 +348,7 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
         return;
       case 'recent': {
         if (r.generation !== ctx.recent.gen) return;
+        if (r.refused && r.refused.length > 0) ctx.setStatus(r.refused.join('; '), 'warn');
         if (r.generation !== ctx.recent.topPageGen)
           return applyRecent(ctx, r.rows, r.complete, r.hidden);
         // The fresh top of the list, then the rest as last loaded.
