@@ -170,4 +170,20 @@ describe('first start with other agents present', () => {
     );
     expect(statuses.filter((s) => /store changed/.test(s))).toEqual([]);
   });
+
+  it('a Claude id prefix in the search line opens that conversation, as a Hermes prefix does', async () => {
+    await h.press('/', '\x15');
+    await h.type(SID.slice(0, 8));
+    await h.waitFor(
+      () => h.state().results.items.some((i) => i.sessionId === `claude:${SID}`),
+      'the Claude conversation offered',
+    );
+    expect(h.frame()).toContain('how do I grow the tomatoes');
+    await h.press(KEY.enter);
+    await h.waitFor(
+      () => h.state().view?.win.chain[0] === `claude:${SID}`,
+      'the Claude conversation opens',
+    );
+    await h.waitFor(() => h.frame().includes('the marrow needs more'), 'its latest message');
+  });
 });

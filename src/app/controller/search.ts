@@ -86,6 +86,21 @@ function answerLine(ctx: Ctx): void {
     });
     return;
   }
+  // Another agent's id or its start opens that conversation, as a Hermes id prefix does.
+  const byId = ctx.data.otherIdPrefix(text);
+  if (byId.length > 0) {
+    const gen = ++ctx.search.gen;
+    ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
+    ctx.dispatch({
+      type: 'resultsLoaded',
+      generation: gen,
+      forText: text,
+      items: byId,
+      path: null,
+      message: null,
+    });
+    return;
+  }
   const line = currentLine(ctx);
   applyRecentFilters(ctx, line);
   if (line.error !== null) return showOnly(ctx, text, line.error);

@@ -35,6 +35,9 @@ import type { ProfileStores } from './profileStores.js';
 import { answerQuery, mergedRecent, type QueryRequest, type QueryResponse } from './queries.js';
 import { branchRows } from './rows.js';
 
+/** What another agent's id (or the start of one) looks like: one word, 6+ characters, a digit among them. */
+const OTHER_ID_PREFIX = /^[0-9A-Za-z][0-9A-Za-z_-]{5,}$/;
+
 /** A session id of another agent (`codex:<id>`), answered by the index. */
 const other = (sessionId: string | undefined): boolean =>
   sessionId !== undefined && splitAgentSession(sessionId) !== null;
@@ -229,6 +232,17 @@ export class DataSource {
       if (ours.length > 0) return { items: [...tagged, ...ours], message: null };
     }
     return { items: tagged, message: found.message };
+  }
+
+  /**
+   * The other agents' conversations whose id starts with what was typed (a
+   * Claude, Codex, … id or its prefix, as a Hermes id prefix opens a Hermes
+   * session); empty when none, or when the text cannot be an id.
+   */
+  otherIdPrefix(text: string): ResultItem[] {
+    const t = text.trim();
+    if (!this.agents || !OTHER_ID_PREFIX.test(t) || !/\d/.test(t)) return [];
+    return this.agents.byPrefix(t, 20);
   }
 
   /**
