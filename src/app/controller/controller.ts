@@ -12,7 +12,7 @@ import { parseMouse } from '../input/mouse.js';
 import { route, splitKeys } from '../input/router.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
-import { SEARCH_LIMIT } from '../data/queries.js';
+import { RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../data/queries.js';
 import { QueryClient } from '../worker/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
@@ -109,6 +109,7 @@ export class Controller {
         filters: undefined,
         gen: 0,
         topPageGen: -1,
+        limit: RECENT_FULL_LIMIT,
         lastFull: 0,
         countsBeforeChange: null,
       },

@@ -184,6 +184,8 @@ export interface Ctx {
     gen: number;
     /** The generation that asked for the top page only: merge it into the list. */
     topPageGen: number;
+    /** Rows the whole list asks for: RECENT_FULL_LIMIT, a page more each time the selection nears a cut end. */
+    limit: number;
     /** When the whole list was last asked for (ms). */
     lastFull: number;
     /** Message counts before a store change, to say how many messages are new. */

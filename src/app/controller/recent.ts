@@ -27,8 +27,9 @@ export function reloadRecent(ctx: Ctx): void {
     ctx.dispatch({ type: 'recentLoaded', rows: [], complete: true, cause: 'relist' });
     return ctx.setStatus(clean(err.message), 'error');
   }
-  // A new listing: what the store gained before it is not "new" to this one.
+  // A new listing: what the store gained before it is not "new" to this one, and it starts at one page.
   ctx.recent.countsBeforeChange = null;
+  ctx.recent.limit = RECENT_FULL_LIMIT;
   ctx.dispatch({
     type: 'recentLoaded',
     rows: first.rows,
@@ -52,7 +53,7 @@ export function requestRecent(ctx: Ctx, topOnly = false): void {
     kind: 'recent',
     generation: ++ctx.recent.gen,
     all: ctx.state.showHidden,
-    limit: topOnly ? recentFirstPage(ctx.state.size.rows) : RECENT_FULL_LIMIT,
+    limit: topOnly ? recentFirstPage(ctx.state.size.rows) : ctx.recent.limit,
     ...(ctx.recent.filters ? { filters: ctx.recent.filters } : {}),
     ...(ctx.state.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
   });

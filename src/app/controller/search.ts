@@ -5,11 +5,16 @@ import { fuzzyResults } from '../data/fuzzy.js';
 import { pinnedFirst } from '../data/rows.js';
 import { describeFilters, noResultsHint } from '../../query/filters.js';
 import { filtersKey, resolveLine, type ResolvedLine } from '../data/filters.js';
-import { type FilterField, type QueryResponse, SEARCH_LIMIT } from '../data/queries.js';
+import {
+  type FilterField,
+  type QueryResponse,
+  RECENT_FULL_LIMIT,
+  SEARCH_LIMIT,
+} from '../data/queries.js';
 import { isMarked, roles } from '../state/selectors.js';
 import { openResult } from './conversation.js';
 import { type Ctx, SEARCH_DEBOUNCE_MS } from './ctx.js';
-import { applyRecent, reloadRecent } from './recent.js';
+import { applyRecent, reloadRecent, requestRecent } from './recent.js';
 import { say } from './status.js';
 
 /** The search line as filters and free text, for this store and this moment. */
@@ -182,6 +187,22 @@ function flushSearch(ctx: Ctx): void {
   ctx.timers.clearTimeout(ctx.search.debounce);
   ctx.search.debounce = null;
   requestSearch(ctx, ctx.search.gen, true);
+}
+
+/** Rows from the end of a cut Recent list at which the next page is asked for. */
+const RECENT_AHEAD = 50;
+
+/**
+ * The selection nears the end of a Recent list that was cut (more rows than one
+ * page, over every source): the next page is asked for, so the list pages to
+ * its true end instead of stopping at the first page.
+ */
+export function maybeMoreRecent(ctx: Ctx): void {
+  const r = ctx.state.recent;
+  if (r.complete || r.rows.length < ctx.recent.limit) return;
+  if (r.list.selected < r.entries.length - RECENT_AHEAD) return;
+  ctx.recent.limit += RECENT_FULL_LIMIT;
+  requestRecent(ctx);
 }
 
 /** Results loaded ahead of the selection: more are asked for when it comes this close to the end. */
