@@ -62,17 +62,26 @@ export interface AppSources {
 function scope(
   s: AppSources,
   f: AppFilters | undefined,
-): { own: boolean; refs: ProfileRef[]; index: Agent[] } {
+): { own: boolean; refs: ProfileRef[]; index: Agent[]; notes: string[] } {
   const wanted = f?.agents;
   const hermes = !wanted || wanted.includes('hermes');
   const profiles = f?.profiles;
   const keep = (name: string) => !profiles || profiles.includes(name);
-  const indexed = s.agents && s.agents.hasConversations() ? s.agents.agents : [];
+  const read = s.agents?.agents ?? [];
+  const indexed = s.agents && s.agents.hasConversations() ? read : [];
+  // An agent asked for whose histories this app does not read: one line, never a silent empty list.
+  const notes = (wanted ?? [])
+    .filter((a) => a !== 'hermes' && !(read as readonly string[]).includes(a))
+    .map(
+      (a) =>
+        `agent:${a}: ${a}'s conversations are not read here (lookback --agent ${a} reads them)`,
+    );
   return {
     own: hermes && keep(s.store.profile),
     refs: hermes && s.open ? (s.refs ?? []).filter((r) => keep(r.name)) : [],
     // A `profile:` chip names Hermes profiles: the other agents' rows are no profile's.
     index: profiles ? [] : indexed.filter((a) => !wanted || wanted.includes(a)),
+    notes,
   };
 }
 
@@ -164,7 +173,7 @@ export function recentEverywhere(
         return { ...a, rows: a.rows.map((r) => hermesRow(r, null)) };
       },
     });
-  const notes: string[] = [];
+  const notes: string[] = [...sc.notes];
   for (const [ref, store] of openRefs(s, sc.refs, notes)) {
     parts.push({
       src: asSource(store),
@@ -243,7 +252,7 @@ export function searchEverywhere(s: AppSources, req: SearchAsk): ListedSearch {
         return { rows: h.items.map(tag), complete: h.items.length < req.limit };
       },
     });
-  const notes: string[] = [];
+  const notes: string[] = [...sc.notes];
   for (const [ref, store] of openRefs(s, sc.refs, notes)) {
     parts.push({
       src: asSource(store),
@@ -317,7 +326,7 @@ export function countEverywhere(
       src: asSource(s.store),
       run: () => (add(countStore(s.store, sf)), { rows: [], complete: true }),
     });
-  const notes: string[] = [];
+  const notes: string[] = [...sc.notes];
   for (const [, store] of openRefs(s, sc.refs, notes)) {
     parts.push({
       src: asSource(store),
