@@ -10,7 +10,15 @@ import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/que
 import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
 import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
-import { agentClause, inList, likeClause, rankedPool, recentSql } from './queries.js';
+import type { Filters } from '../store/types.js';
+import {
+  agentClause,
+  conversationFilterSql,
+  inList,
+  likeClause,
+  rankedPool,
+  recentSql,
+} from './queries.js';
 
 /** Quiet rows (injected context, bookkeeping), copies and what was taken back (rewound turns, abandoned branches) stay out of the app as out of default answers. */
 const VISIBLE = `flags & ${OUT_OF_TRANSCRIPT} = 0 AND kind NOT IN ('injected', 'meta')`;
@@ -111,8 +119,16 @@ export class IndexReader {
     return db ? (db.pragma('data_version', { simple: true }) as number) : 0;
   }
 
-  recent(limit: number, all: boolean): AppConv[] {
-    return (this.st(recentSql(this.agents, all))?.all(limit) ?? []) as AppConv[];
+  /** Newest activity first; `filters` (the search line's chips) applied on the conversation row, as the CLI does. */
+  recent(
+    limit: number,
+    all: boolean,
+    filters?: Filters,
+    agents: readonly Agent[] = this.agents,
+  ): AppConv[] {
+    const f = conversationFilterSql(filters);
+    return (this.st(recentSql(agents, all, f?.sql ?? null))?.all(...(f?.params ?? []), limit) ??
+      []) as AppConv[];
   }
 
   conversation(agent: string, nativeId: string): AppConv | null {
@@ -229,6 +245,61 @@ export class IndexReader {
     return withFallback(route, run);
   }
 
+  /** Which messages may be hits: roles, what is shown, the agents and the chips' filters. */
+  private hitWhere(opts: {
+    roles: readonly string[];
+    agents?: readonly Agent[];
+    filters?: Filters | undefined;
+  }): { where: string; params: unknown[] } {
+    const agents = opts.agents ?? this.agents;
+    const rolesJson = JSON.stringify(opts.roles.length > 0 ? opts.roles : ['user', 'assistant']);
+    const f = conversationFilterSql(opts.filters);
+    // The chips filter the conversation row, as the CLI's answer does (agents/queries.ts).
+    const convFilter = f
+      ? `AND +m.conv_id IN (SELECT id FROM conversations WHERE agent IN ${inList(agents)} AND ${f.sql})`
+      : agentClause(agents);
+    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.${this.visible().replace(/ AND /g, ' AND m.')} ${convFilter}`;
+    return { where, params: [rolesJson, ...(f?.params ?? [])] };
+  }
+
+  /**
+   * How many conversations hold a hit (the "50 of 441" count), reading at most
+   * `cap` matching messages: past that the count is a floor (`capped`).
+   */
+  countConversations(
+    query: string,
+    opts: { roles: readonly string[]; agents?: readonly Agent[]; filters?: Filters | undefined },
+    cap: number,
+  ): { count: number; capped: boolean } {
+    const route = routeQuery(query, { fts: true, trigram: true });
+    if (route.kind === 'empty' || !this.conn()) return { count: 0, capped: false };
+    const { where, params } = this.hitWhere(opts);
+    let ids: number[];
+    if (route.kind === 'like') {
+      const like = likeClause(route);
+      ids = this.st(`SELECT m.conv_id FROM messages m WHERE (${like.sql}) AND ${where} LIMIT ?`)!
+        .pluck()
+        .all(...like.params, ...params, cap) as number[];
+    } else {
+      const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
+      const run = (m: string): number[] =>
+        this.st(
+          `SELECT m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid
+           WHERE ${table} MATCH ? AND ${where} LIMIT ?`,
+        )!
+          .pluck()
+          .all(m, ...params, cap) as number[];
+      try {
+        ids = run(route.match);
+      } catch (err) {
+        if (route.kind !== 'fts' || !/fts5|syntax/i.test(String((err as Error).message))) throw err;
+        const quoted = quoteAllTerms(route.match);
+        ids = quoted ? run(quoted) : [];
+      }
+    }
+    return { count: new Set(ids).size, capped: ids.length >= cap };
+  }
+
   /**
    * One hit per conversation, best first (or newest/oldest), hydrated only for the
    * `limit` conversations returned: a pool of hit ids first, deduped in JS, then
@@ -242,14 +313,12 @@ export class IndexReader {
       sort: 'relevance' | 'newest' | 'oldest';
       markers: [string, string];
       agents?: readonly Agent[];
+      filters?: Filters;
     },
   ): AppHit[] {
     const route = routeQuery(query, { fts: true, trigram: true });
     if (route.kind === 'empty' || opts.limit <= 0 || !this.conn()) return [];
-    const agents = opts.agents ?? this.agents;
-    const rolesJson = JSON.stringify(opts.roles.length > 0 ? opts.roles : ['user', 'assistant']);
-    const convFilter = agentClause(agents);
-    const where = `m.role IN (SELECT value FROM json_each(?)) AND m.${this.visible().replace(/ AND /g, ' AND m.')} ${convFilter}`;
+    const { where, params: whereParams } = this.hitWhere(opts);
     type Row = { id: number; conv_id: number };
     const pick = (rows: Row[], seen: Map<number, number>): void => {
       for (const r of rows) if (!seen.has(r.conv_id)) seen.set(r.conv_id, r.id);
@@ -268,7 +337,7 @@ export class IndexReader {
       chosen = new Map();
       let cursor = desc ? Number.MAX_SAFE_INTEGER : 0;
       for (let n = 64; chosen.size < opts.limit; n = Math.min(n * 4, 4096)) {
-        const rows = page.all(cursor, ...params, rolesJson, n) as Row[];
+        const rows = page.all(cursor, ...params, ...whereParams, n) as Row[];
         pick(rows, chosen);
         if (rows.length < n) break;
         cursor = rows[rows.length - 1]!.id;
@@ -284,13 +353,13 @@ export class IndexReader {
              WHERE ${table} MATCH ? AND ${where} ORDER BY f.rowid ${dir} LIMIT ?`,
           )!;
           for (let n = Math.max(64, opts.limit * 5); ; n *= 8) {
-            const rows = page.all(m, rolesJson, n) as Row[];
+            const rows = page.all(m, ...whereParams, n) as Row[];
             const seen = new Map<number, number>();
             pick(rows, seen);
             if (seen.size >= opts.limit || rows.length < n) return seen;
           }
         }
-        return rankedPool((sql) => this.st(sql), table, m, where, [rolesJson], opts.limit);
+        return rankedPool((sql) => this.st(sql), table, m, where, whereParams, opts.limit);
       };
       try {
         chosen = fill(match);

@@ -13,6 +13,7 @@
 import { StoreError } from '../store/errors.js';
 import { RELAXED_ALL, RELAXED_REST } from '../store/relaxed.js';
 import type { Json } from '../store/recall.js';
+import type { Filters } from '../store/types.js';
 import { filtersAsked, type Call } from './call.js';
 import { merge, perSource, type MergeOrder } from './merge.js';
 import { budgetPage, makeCursor, readCursor } from './pages.js';
@@ -80,13 +81,20 @@ function hostOf(sources: readonly ConversationSource[]): Payload {
   return { host: hosts.size === 1 ? [...hosts][0]! : 'all' };
 }
 
-/** Which sources can take the call's filters; the others are refused in one line each. */
-function admit(
-  call: Extract<Call, { shape: 'browse' | 'discover' }>,
-  sources: readonly ConversationSource[],
-): { use: ConversationSource[]; refused: string[] } {
-  const asked = filtersAsked(call.filters);
-  const use: ConversationSource[] = [];
+/** What the filter rule needs of a source: its name and what it can apply. */
+export type Admissible = Pick<ConversationSource, 'name' | 'capabilities'>;
+
+/**
+ * The one rule for a filter a source cannot apply, for every door and the app:
+ * the source is left out and one line names it and the filter, never ignored,
+ * never dropped silently.
+ */
+export function admitFilters<S extends Admissible>(
+  filters: Filters | undefined,
+  sources: readonly S[],
+): { use: S[]; refused: string[] } {
+  const asked = filtersAsked(filters);
+  const use: S[] = [];
   const refused: string[] = [];
   for (const s of sources) {
     if (asked.length === 0) {
@@ -101,6 +109,14 @@ function admit(
         refused.push(`${f}: ${s.name} ${caps.cannot[f] ?? 'cannot apply this filter'}; refused`);
   }
   return { use, refused };
+}
+
+/** Which sources can take the call's filters; the others are refused in one line each. */
+function admit(
+  call: Extract<Call, { shape: 'browse' | 'discover' }>,
+  sources: readonly ConversationSource[],
+): { use: ConversationSource[]; refused: string[] } {
+  return admitFilters(call.filters, sources);
 }
 
 /** Runs `fn` on each source; a source that fails is skipped with its line unless it is the only one. */

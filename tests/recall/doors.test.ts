@@ -9,7 +9,13 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexReader } from '../../src/agents/appReads.js';
+import { AGENTS } from '../../src/agents/model.js';
+import { splitAgentSession } from '../../src/app/data/agentIds.js';
+import { AgentSource } from '../../src/app/data/agentSource.js';
+import { answerQuery, type QueryRequest, type QueryResponse } from '../../src/app/data/queries.js';
 import { openStore } from '../../src/lib.js';
+import { Store } from '../../src/store/store.js';
 import { buildHome, hashTree } from '../agents/samples.js';
 import { lookback } from '../helpers/cli.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
@@ -181,5 +187,80 @@ describe('a closed pipe', () => {
       { env: { ...process.env, ...env }, encoding: 'utf8' },
     );
     expect(r.stderr).toBe('');
+  });
+});
+
+describe('the fourth door: the app', () => {
+  /** The app's data layer over the same store and the same index, as the query worker answers. */
+  function app(req: QueryRequest): QueryResponse[] {
+    const store = Store.open(join(home, '.hermes', 'state.db'), { profile: 'default' });
+    const agents = new AgentSource(new IndexReader(env.LOOKBACK_INDEX!, [...AGENTS]));
+    try {
+      const out: QueryResponse[] = [];
+      answerQuery(store, req, (r) => out.push(r), agents);
+      return out;
+    } finally {
+      agents.close();
+      store.close();
+    }
+  }
+  const appOwner = (sessionId: string, agent: string | undefined) => {
+    const other = splitAgentSession(sessionId);
+    return other ? `${other.agent}:${other.nativeId}` : `${agent ?? 'hermes'}:${sessionId}`;
+  };
+
+  it('recent: the same conversations in the same order as the CLI (pinned first for people)', () => {
+    const c = cli(['recent', '--limit', '10']).json();
+    const rows = c.results as Obj[];
+    // The CLI's JSON orders by activity as the agent's tool does; the app puts pinned first.
+    const want = [
+      ...rows.filter((r) => r.pinned === true),
+      ...rows.filter((r) => r.pinned !== true),
+    ].map((r) => `${String(r.agent)}:${String(r.session_id)}`);
+    const got = app({ kind: 'recent', generation: 1, all: false, limit: 10 }).find(
+      (r) => r.kind === 'recent',
+    );
+    expect(got?.kind).toBe('recent');
+    const ids = got!.kind === 'recent' ? got!.rows.map((r) => appOwner(r.sessionId, r.agent)) : [];
+    expect(ids).toEqual(want);
+  });
+
+  it('search: the same conversations, order and count as the CLI, library and MCP', async () => {
+    const q = 'payment OR wireguard OR limiter OR billing OR deploy';
+    const c = cli(['search', q, '--limit', '8']).json();
+    const fromMcp = (await call(server, { query: q, limit: 8 })).json;
+    const want = owners(c);
+    expect(owners(fromMcp)).toEqual(want);
+    const res = app({
+      kind: 'search',
+      generation: 1,
+      query: q,
+      sort: 'relevance',
+      roles: [],
+      limit: 8,
+      count: true,
+    });
+    const got = res.find((r) => r.kind === 'search');
+    expect(got?.kind).toBe('search');
+    const items = got!.kind === 'search' ? got!.items : [];
+    // A Hermes hit names the session the message is in, as the CLI's session_id does.
+    expect(items.map((i) => appOwner(i.sessionId, i.agent))).toEqual(want);
+    expect(items.length).toBe(c.count);
+  });
+
+  it('a filter: the same rows from the CLI, the library and the app (model; the tool has no model argument)', () => {
+    const c = cli(['recent', '--limit', '20', '--model', 'sonnet']).json();
+    const lib = library((lb) => lb.recent({ limit: 20, filters: { model: 'sonnet' } }));
+    expect(owners(lib)).toEqual(owners(c));
+    const got = app({
+      kind: 'recent',
+      generation: 1,
+      all: false,
+      limit: 20,
+      filters: { model: 'sonnet' },
+    }).find((r) => r.kind === 'recent');
+    const ids = got!.kind === 'recent' ? got!.rows.map((r) => appOwner(r.sessionId, r.agent)) : [];
+    expect(new Set(ids)).toEqual(new Set(owners(c)));
+    expect(ids.some((x) => x.startsWith('claude:'))).toBe(true);
   });
 });

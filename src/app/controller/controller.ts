@@ -12,7 +12,7 @@ import { parseMouse } from '../input/mouse.js';
 import { route, splitKeys } from '../input/router.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
-import { SEARCH_LIMIT } from '../data/queries.js';
+import { RECENT_FULL_LIMIT, SEARCH_LIMIT } from '../data/queries.js';
 import { QueryClient } from '../worker/client.js';
 import { initialState, reduce } from '../state/reduce.js';
 import type { Action, AppState, StoreInfo } from '../state/types.js';
@@ -109,10 +109,11 @@ export class Controller {
         filters: undefined,
         gen: 0,
         topPageGen: -1,
+        limit: RECENT_FULL_LIMIT,
         lastFull: 0,
         countsBeforeChange: null,
       },
-      live: { lastVersion: null },
+      live: { lastVersion: null, lastParts: null },
       preview: { timer: null, key: null },
       mouse: { lastClick: null },
       suspends: 0,
@@ -200,6 +201,7 @@ export class Controller {
         reloadRecent(this.ctx);
         for (const w of this.o.data.warnings) this.setStatus(w, 'warn');
         if (this.o.notice) this.setStatus(this.o.notice, 'info');
+        this.ctx.live.lastParts = this.o.data.versions();
         this.ctx.live.lastVersion = this.o.data.dataVersion();
       }),
     );

@@ -22,7 +22,7 @@ import {
 } from '../state/selectors.js';
 import type { FindResult, MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
-import { maybeLoadMore, loadToEnd } from './search.js';
+import { maybeLoadMore, maybeMoreRecent, loadToEnd } from './search.js';
 import { say } from './status.js';
 
 import { MAX_EDGE_LOADS } from '../../budgets.js';
@@ -59,6 +59,7 @@ export function nav(
   if (pane === 'results' && cmd === 'nav.bottom' && loadToEnd(ctx)) return;
   ctx.dispatch({ type: 'listNav', pane, move, dir });
   if (pane === 'results') maybeLoadMore(ctx);
+  else maybeMoreRecent(ctx);
 }
 
 /** g / G in a conversation: its first or latest messages (loaded fresh: the window is bounded). */

@@ -6,7 +6,7 @@
  */
 import type { CopyResult } from '../../clipboard/copy.js';
 import type { DataSource } from '../data/source.js';
-import type { Filters } from '../../store/types.js';
+import type { AppFilters } from '../data/filters.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
 import type { BackendFactory, QueryClient } from '../worker/client.js';
@@ -164,16 +164,24 @@ export interface Ctx {
   };
   recent: {
     /** The search line's filters, applied to Recent (and so to fuzzy search). */
-    filters: Filters | undefined;
+    filters: AppFilters | undefined;
     gen: number;
     /** The generation that asked for the top page only: merge it into the list. */
     topPageGen: number;
+    /** Rows the whole list asks for: RECENT_FULL_LIMIT, a page more each time the selection nears a cut end. */
+    limit: number;
     /** When the whole list was last asked for (ms). */
     lastFull: number;
     /** Message counts before a store change, to say how many messages are new. */
     countsBeforeChange: Map<string, number> | null;
+    /** Other agents' rows were listed before the change (else their rows are newly indexed, not new). */
+    agentsBeforeChange?: boolean;
   };
-  live: { lastVersion: number | null };
+  live: {
+    lastVersion: number | null;
+    /** Each source's counter at the last check (data/source.ts versions). */
+    lastParts: { own: number; index: number; others: number } | null;
+  };
   /** The pending preview load (preview.ts), and the row it is for. */
   preview: { timer: unknown; key: string | null };
   /** The last click (row key, time), to tell a double click. */

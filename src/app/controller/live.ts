@@ -4,6 +4,7 @@ import type { Recovery } from '../data/live.js';
 import { ensureEdges, openView, sameSearch } from './conversation.js';
 import { type Ctx, LIVE_FULL_REFRESH_MS } from './ctx.js';
 import { requestRecent } from './recent.js';
+import { refreshResults } from './search.js';
 import { say } from './status.js';
 
 /** Called about once a second: has another connection (the agent) committed? */
@@ -15,17 +16,29 @@ export function checkForChanges(ctx: Ctx): void {
       const now = ctx.now() / 1000;
       if (Math.floor(now / 60) !== Math.floor(ctx.state.now / 60))
         ctx.dispatch({ type: 'tick', now });
-      const version = ctx.data.dataVersion();
+      const parts = ctx.data.versions();
+      const version = parts.own + parts.index + parts.others;
       if (version === ctx.live.lastVersion) return;
+      const was = ctx.live.lastParts;
       ctx.live.lastVersion = version;
+      ctx.live.lastParts = parts;
       ctx.recent.countsBeforeChange = new Map(
         ctx.state.recent.rows.map((r) => [r.rootId, r.messageCount]),
       );
+      ctx.recent.agentsBeforeChange = ctx.state.recent.rows.some(
+        (r) => r.agent !== undefined && r.agent !== 'hermes',
+      );
+      // Only this store's top can change when only it was written (the agent appends to the
+      // newest sessions); another source's rows may land anywhere: the whole list is asked for.
+      const ownOnly = was !== null && was.index === parts.index && was.others === parts.others;
       requestRecent(
         ctx,
-        ctx.state.recent.complete && ctx.now() - ctx.recent.lastFull < LIVE_FULL_REFRESH_MS,
+        ownOnly &&
+          ctx.state.recent.complete &&
+          ctx.now() - ctx.recent.lastFull < LIVE_FULL_REFRESH_MS,
       );
       refreshView(ctx);
+      refreshResults(ctx);
     }),
   );
 }

@@ -1,7 +1,8 @@
 /** The Recent list: its first page at once, the rest from the worker, merges after a store change, and branches. */
 import type { ProfileRef } from '../data/everyProfile.js';
 import { RECENT_FULL_LIMIT } from '../data/queries.js';
-import { recentFirstPage } from '../data/rows.js';
+import { StoreError } from '../../store/errors.js';
+import { clean, recentFirstPage } from '../data/rows.js';
 import type { SessionRow } from '../model.js';
 import { selectedRecent } from '../state/selectors.js';
 import type { AppState } from '../state/types.js';
@@ -11,14 +12,24 @@ import { say } from './status.js';
 
 /** The first page at once, the rest from the worker; a complete first page retires any request in flight. */
 export function reloadRecent(ctx: Ctx): void {
-  const first = ctx.data.recent(
-    recentFirstPage(ctx.state.size.rows),
-    ctx.state.showHidden,
-    ctx.recent.filters,
-    everyProfile(ctx),
-  );
-  // A new listing: what the store gained before it is not "new" to this one.
+  let first: ReturnType<Ctx['data']['recent']>;
+  try {
+    first = ctx.data.recent(
+      recentFirstPage(ctx.state.size.rows),
+      ctx.state.showHidden,
+      ctx.recent.filters,
+      everyProfile(ctx),
+    );
+  } catch (err) {
+    // Every source refused the filters: no rows, and the one line that says why.
+    if (!(err instanceof StoreError)) throw err;
+    ctx.recent.gen++;
+    ctx.dispatch({ type: 'recentLoaded', rows: [], complete: true, cause: 'relist' });
+    return ctx.setStatus(clean(err.message), 'error');
+  }
+  // A new listing: what the store gained before it is not "new" to this one, and it starts at one page.
   ctx.recent.countsBeforeChange = null;
+  ctx.recent.limit = RECENT_FULL_LIMIT;
   ctx.dispatch({
     type: 'recentLoaded',
     rows: first.rows,
@@ -26,6 +37,7 @@ export function reloadRecent(ctx: Ctx): void {
     hidden: first.hidden,
     cause: 'relist',
   });
+  if (first.refused.length > 0) ctx.setStatus(first.refused.join('; '), 'warn');
   if (!first.complete) requestRecent(ctx);
   else ctx.recent.gen++;
 }
@@ -41,7 +53,7 @@ export function requestRecent(ctx: Ctx, topOnly = false): void {
     kind: 'recent',
     generation: ++ctx.recent.gen,
     all: ctx.state.showHidden,
-    limit: topOnly ? recentFirstPage(ctx.state.size.rows) : RECENT_FULL_LIMIT,
+    limit: topOnly ? recentFirstPage(ctx.state.size.rows) : ctx.recent.limit,
     ...(ctx.recent.filters ? { filters: ctx.recent.filters } : {}),
     ...(ctx.state.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
   });
@@ -64,19 +76,42 @@ export function applyRecent(
     ...(before ? { cause: 'grew' } : {}),
   });
   if (before) {
-    let fresh = 0;
-    let sessions = 0;
-    for (const row of rows) {
-      const old = before.get(row.rootId);
-      if (old === undefined) {
-        sessions++;
-        fresh += row.messageCount;
-      } else fresh += Math.max(0, row.messageCount - old);
-    }
-    if (fresh > 0 || sessions > 0) ctx.setStatus(say.storeChanged(fresh, sessions));
+    const changes = changedBy(ctx, rows, before);
+    const agentsBefore = ctx.recent.agentsBeforeChange ?? true;
+    const indexed = changes.filter((c) => c.agent && !agentsBefore);
+    const grew = changes.filter((c) => !(c.agent && !agentsBefore));
+    const lines: string[] = [];
+    if (grew.length > 0) lines.push(say.storeChanged(grew));
+    if (indexed.length > 0) lines.push(say.joined(indexed));
+    if (lines.length > 0) ctx.setStatus(lines.join('; '));
   }
   const s = ctx.state;
   if (s.search.mode === 'fuzzy' && s.search.text.trim() !== '') searchChanged(ctx);
+}
+
+/** Whose rows gained messages or conversations since `before`, named as the status line says them. */
+function changedBy(
+  ctx: Ctx,
+  rows: readonly SessionRow[],
+  before: ReadonlyMap<string, number>,
+): { who: string; agent: boolean; messages: number; sessions: number }[] {
+  const by = new Map<string, { who: string; agent: boolean; messages: number; sessions: number }>();
+  for (const row of rows) {
+    const old = before.get(row.rootId);
+    const gained = old === undefined ? row.messageCount : Math.max(0, row.messageCount - old);
+    if (old !== undefined && gained === 0) continue;
+    const agent = row.agent !== undefined && row.agent !== 'hermes';
+    const who = agent
+      ? row.agent!
+      : ctx.state.everyProfile && row.profile
+        ? `Hermes profile ${row.profile}`
+        : 'Hermes store';
+    const c = by.get(who) ?? { who, agent, messages: 0, sessions: 0 };
+    c.messages += gained;
+    if (old === undefined) c.sessions++;
+    by.set(who, c);
+  }
+  return [...by.values()].filter((c) => c.messages > 0 || c.sessions > 0);
 }
 
 export function tree(ctx: Ctx, expand: boolean): void {

@@ -5,11 +5,16 @@ import { fuzzyResults } from '../data/fuzzy.js';
 import { pinnedFirst } from '../data/rows.js';
 import { describeFilters, noResultsHint } from '../../query/filters.js';
 import { filtersKey, resolveLine, type ResolvedLine } from '../data/filters.js';
-import { type FilterField, type QueryResponse, SEARCH_LIMIT } from '../data/queries.js';
+import {
+  type FilterField,
+  type QueryResponse,
+  RECENT_FULL_LIMIT,
+  SEARCH_LIMIT,
+} from '../data/queries.js';
 import { isMarked, roles } from '../state/selectors.js';
 import { openResult } from './conversation.js';
 import { type Ctx, SEARCH_DEBOUNCE_MS } from './ctx.js';
-import { applyRecent, reloadRecent } from './recent.js';
+import { applyRecent, reloadRecent, requestRecent } from './recent.js';
 import { say } from './status.js';
 
 /** The search line as filters and free text, for this store and this moment. */
@@ -86,6 +91,21 @@ function answerLine(ctx: Ctx): void {
     });
     return;
   }
+  // Another agent's id or its start opens that conversation, as a Hermes id prefix does.
+  const byId = ctx.data.otherIdPrefix(text);
+  if (byId.length > 0) {
+    const gen = ++ctx.search.gen;
+    ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
+    ctx.dispatch({
+      type: 'resultsLoaded',
+      generation: gen,
+      forText: text,
+      items: byId,
+      path: null,
+      message: null,
+    });
+    return;
+  }
   const line = currentLine(ctx);
   applyRecentFilters(ctx, line);
   if (line.error !== null) return showOnly(ctx, text, line.error);
@@ -146,6 +166,21 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
   });
 }
 
+/**
+ * A source changed (the agent wrote, a file grew, the index took a pass): the
+ * open Results are asked again, quietly (no "searching…"), as Recent is; the
+ * selection stays on its row (resultsLoaded keeps it for the same query).
+ */
+export function refreshResults(ctx: Ctx): void {
+  const s = ctx.state;
+  const r = s.results;
+  if (s.search.mode !== 'fulltext' || r.busy || ctx.search.debounce !== null) return;
+  if (s.search.text.trim() === '' || r.forText !== s.search.text) return;
+  // Only a full-text answer (a pasted anchor, a fuzzy list or a message has no path).
+  if (r.path === null) return;
+  requestSearch(ctx, ++ctx.search.gen, true);
+}
+
 /** Send a search waiting for a pause in typing now (Enter was pressed). */
 function flushSearch(ctx: Ctx): void {
   if (ctx.search.debounce === null) return;
@@ -155,6 +190,21 @@ function flushSearch(ctx: Ctx): void {
 }
 
 import { LOAD_AHEAD } from '../../budgets.js';
+/** Rows from the end of a cut Recent list at which the next page is asked for. */
+const RECENT_AHEAD = 50;
+
+/**
+ * The selection nears the end of a Recent list that was cut (more rows than one
+ * page, over every source): the next page is asked for, so the list pages to
+ * its true end instead of stopping at the first page.
+ */
+export function maybeMoreRecent(ctx: Ctx): void {
+  const r = ctx.state.recent;
+  if (r.complete || r.rows.length < ctx.recent.limit) return;
+  if (r.list.selected < r.entries.length - RECENT_AHEAD) return;
+  ctx.recent.limit += RECENT_FULL_LIMIT;
+  requestRecent(ctx);
+}
 
 /** The selection nears the end of the results and there are more: ask for the next page. */
 export function maybeLoadMore(ctx: Ctx): void {
@@ -272,6 +322,8 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
           path: r.path,
           message: r.message,
         });
+        // A filter a source cannot apply: that source is left out, said in one line (as the CLI's `refused`).
+        if (r.refused && r.refused.length > 0) ctx.setStatus(r.refused.join('; '), 'warn');
         if (ctx.search.openWhenReady === r.generation) {
           ctx.search.openWhenReady = null;
           const first = ctx.state.results.items[0];
@@ -329,6 +381,7 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
         return;
       case 'recent': {
         if (r.generation !== ctx.recent.gen) return;
+        if (r.refused && r.refused.length > 0) ctx.setStatus(r.refused.join('; '), 'warn');
         if (r.generation !== ctx.recent.topPageGen)
           return applyRecent(ctx, r.rows, r.complete, r.hidden);
         // The fresh top of the list, then the rest as last loaded.

@@ -98,8 +98,17 @@ export const say = {
       : `profile ${sanitizeLine(profile)} alone`,
   noBranches: 'no branches',
   branches: (n: number, title: string) => `${plural(n, 'branch', 'branches')} of ${title}`,
-  storeChanged: (messages: number, sessions: number) =>
-    `store changed: ${plural(messages, 'new message')}${sessions > 0 ? `, ${plural(sessions, 'new conversation')}` : ''}`,
+  /** What each source gained, by name: `Hermes store changed: 2 new messages; claude: 1 new conversation`. */
+  storeChanged: (parts: readonly { who: string; messages: number; sessions: number }[]) =>
+    parts
+      .map(
+        (p) =>
+          `${p.who} changed: ${plural(p.messages, 'new message')}${p.sessions > 0 ? `, ${plural(p.sessions, 'new conversation')}` : ''}`,
+      )
+      .join('; '),
+  /** Other agents' conversations read into the index (a first pass): listed, not new. */
+  joined: (parts: readonly { who: string; sessions: number }[]) =>
+    `indexed ${parts.map((p) => `${plural(p.sessions, 'conversation')} of ${p.who}`).join(', ')}; listed in Recent`,
 
   // live recovery
   conversationGone: (lost?: string) =>

@@ -8,7 +8,7 @@ import type { AppConv, AppHit, AppMsg, IndexReader } from '../../agents/appReads
 import { TAKEN_BACK, type Agent } from '../../agents/model.js';
 import type { ToolCall } from '../../store/content.js';
 import type { ConversationContext } from '../../store/facts.js';
-import type { Message, Sort } from '../../store/types.js';
+import type { Filters, Message, Sort } from '../../store/types.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { OPEN_AFTER, OPEN_BEFORE, type MsgWindow, type WinItem } from '../geometry/window.js';
 import type { ResultItem, SessionRow } from '../model.js';
@@ -145,8 +145,28 @@ export class AgentSource {
     return this.recent(1, true).length > 0;
   }
 
-  recent(limit: number, all: boolean): SessionRow[] {
-    return this.index.recent(limit, all).map(rowOf);
+  /** The agents this index reads (the app's `--agent` choice). */
+  get agents(): readonly Agent[] {
+    return this.index.agents;
+  }
+
+  recent(limit: number, all: boolean, filters?: Filters, agents?: readonly Agent[]): SessionRow[] {
+    return this.index.recent(limit, all, filters, agents).map(rowOf);
+  }
+
+  /** Conversations with a hit, for the summed count ("50 of 441"). */
+  count(
+    query: string,
+    roles: readonly string[],
+    cap: number,
+    agents?: readonly Agent[],
+    filters?: Filters,
+  ): { count: number; capped: boolean } {
+    return this.index.countConversations(
+      query,
+      { roles, ...(agents ? { agents } : {}), ...(filters ? { filters } : {}) },
+      cap,
+    );
   }
 
   search(
@@ -155,6 +175,7 @@ export class AgentSource {
     roles: readonly string[],
     limit: number,
     agents?: readonly Agent[],
+    filters?: Filters,
   ): ResultItem[] {
     const terms = termsFromQuery(query);
     return this.index
@@ -164,6 +185,7 @@ export class AgentSource {
         sort: sort === 'newest' || sort === 'oldest' ? sort : 'relevance',
         markers: SNIPPET_MARKERS,
         ...(agents ? { agents } : {}),
+        ...(filters ? { filters } : {}),
       })
       .map((h) => hitItem(h, terms));
   }

@@ -4,18 +4,31 @@
  * home folder, roles into the search's roles, and a one-line message for any
  * filter the app cannot apply (a bad date, another profile, another agent).
  */
+import { AGENTS } from '../../agents/model.js';
 import { parseFilters, type Chip, type Filters as LineFilters } from '../../query/filters.js';
 import { parseWhen } from '../../store/time.js';
 import type { Filters as StoreFilters } from '../../store/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
+import { agentFilter } from './agentIds.js';
 
 /**
- * The agents the search line's filters apply to. Recent and Results list the
- * other agents' conversations too (unfiltered); when the filters reach the
- * agents' index, their names go here and `agent:` filters by them.
+ * What the app's lists take: the store's filters (applied by every source that
+ * can, refused in one line for one that cannot: src/recall/answer.ts
+ * admitFilters) and which owners to list (`agent:`, `profile:` in the
+ * every-profile view), applied by choosing the sources to ask.
  */
-export function agentsInApp(): readonly string[] {
-  return ['hermes'];
+export type AppFilters = StoreFilters & {
+  /** `agent:` chips: hermes and other agents' names (checked), lower case. */
+  agents?: string[];
+  /** `profile:` chips in the every-profile view: the profiles listed. */
+  profiles?: string[];
+};
+
+/** The store's own filters of app filters (what a source applies). */
+export function storeFiltersOf(f: AppFilters | undefined): StoreFilters | undefined {
+  if (!f) return undefined;
+  const { agents: _a, profiles: _p, ...rest } = f;
+  return Object.values(rest).some((v) => v !== undefined) ? rest : undefined;
 }
 
 export interface LineContext {
@@ -35,8 +48,8 @@ export interface ResolvedLine {
   chips: Chip[];
   /** As typed, for messages (`source:cli after:7d`). */
   filters: LineFilters;
-  /** What the store's search and browse take. */
-  store: StoreFilters;
+  /** What the app's lists take: the store's filters, and the owners listed. */
+  store: AppFilters;
   /** `role:` chips: the search's roles instead of the default. */
   roles: string[] | null;
   /** Set when any chip is set (a filter alone filters Recent). */
@@ -78,27 +91,34 @@ export function resolveLine(line: string, c: LineContext): ResolvedLine {
   if (f.sources) out.store.sources = f.sources;
   if (f.cwd !== undefined) out.store.cwd = expandHome(f.cwd, c.home);
   if (f.model !== undefined) out.store.model = f.model;
-  // In the every-profile view no `profile:` filters (not even this one's): each row names its own.
-  const otherProfile = (f.profiles ?? []).find((p) => c.everyProfile || p !== c.profile);
-  if (otherProfile !== undefined) {
-    out.error = c.everyProfile
-      ? `profile:${sanitizeLine(otherProfile)}: the every-profile view does not filter by profile; each row names its own`
-      : `profile:${sanitizeLine(otherProfile)}: only one profile is shown (${sanitizeLine(c.profile)}); --profile opens another, P shows every profile`;
-    return out;
+  // Out of the every-profile view only this profile is shown: another is refused in one line.
+  const profiles = (f.profiles ?? []).map((p) => p.trim()).filter((p) => p !== '');
+  if (c.everyProfile) {
+    if (profiles.length > 0) out.store.profiles = profiles;
+  } else {
+    const otherProfile = profiles.find((p) => p !== c.profile);
+    if (otherProfile !== undefined) {
+      out.error = `profile:${sanitizeLine(otherProfile)}: only one profile is shown (${sanitizeLine(c.profile)}); --profile opens another, P shows every profile`;
+      return out;
+    }
   }
-  const shown = agentsInApp();
-  const otherAgent = (f.agents ?? []).find((a) => !shown.includes(a.toLowerCase()));
-  if (otherAgent !== undefined) {
-    // Other agents' rows are listed (unfiltered); the chips filter Hermes conversations alone.
-    out.error = `agent:${sanitizeLine(otherAgent)}: the search line's filters apply to ${shown.join(', ')} conversations alone; lookback search --agent NAME filters by another agent`;
-    return out;
+  // `agent:` picks whose conversations are listed, Hermes' and every other agent's alike.
+  if (f.agents && f.agents.length > 0) {
+    const picked = agentFilter(f.agents);
+    if (picked.unknown.length > 0) {
+      out.error = `agent:${sanitizeLine(picked.unknown[0]!)}: no such agent (hermes, ${AGENTS.join(', ')})`;
+      return out;
+    }
+    out.store.agents = picked.agents;
   }
   return out;
 }
 
 /** The store filters as one comparable key (Recent reloads when it changes). */
-export function filtersKey(f: StoreFilters): string {
+export function filtersKey(f: AppFilters): string {
   return JSON.stringify([
+    f.agents ?? null,
+    f.profiles ?? null,
     f.sources ?? null,
     f.after ?? null,
     f.before ?? null,

@@ -7,7 +7,6 @@ import type { ParsedAnchor } from '../../anchors/parse.js';
 import { compressionChain, sessionMeta } from '../../store/lineage.js';
 import { FIND_MAX, findInSessions } from '../../store/find.js';
 import type { Store } from '../../store/store.js';
-import type { Filters } from '../../store/types.js';
 import type { MsgWindow } from '../geometry/window.js';
 import type { MarkRef, ResultItem, SessionRow } from '../model.js';
 import { isAgentMessageId, splitAgentSession } from './agentIds.js';
@@ -27,12 +26,17 @@ import {
   type OpenSize,
 } from './chainWindow.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
-import { everyRecent, type ProfileRef } from './everyProfile.js';
+import type { ProfileRef } from './everyProfile.js';
+import type { AppFilters } from './filters.js';
+import type { ListedRecent } from './lists.js';
 import { isProfileMessageId, splitProfileSession } from './profileIds.js';
 import type { HermesRef, ProfileSource } from './profileSource.js';
 import type { ProfileStores } from './profileStores.js';
 import { answerQuery, mergedRecent, type QueryRequest, type QueryResponse } from './queries.js';
-import { branchRows, type RecentAnswer } from './rows.js';
+import { branchRows } from './rows.js';
+
+/** What another agent's id (or the start of one) looks like: one word, 6+ characters, a digit among them. */
+const OTHER_ID_PREFIX = /^[0-9A-Za-z][0-9A-Za-z_-]{5,}$/;
 
 /** A session id of another agent (`codex:<id>`), answered by the index. */
 const other = (sessionId: string | undefined): boolean =>
@@ -75,9 +79,17 @@ export class DataSource {
 
   /** Changes when either the Hermes store or the index was written (both only grow). */
   dataVersion(): number {
-    return (
-      this.store.dataVersion() + (this.agents?.version() ?? 0) + (this.others?.dataVersion() ?? 0)
-    );
+    const v = this.versions();
+    return v.own + v.index + v.others;
+  }
+
+  /** Each source's change counter, so a change says truthfully where it happened. */
+  versions(): { own: number; index: number; others: number } {
+    return {
+      own: this.store.dataVersion(),
+      index: this.agents?.version() ?? 0,
+      others: this.others?.dataVersion() ?? 0,
+    };
   }
 
   /** H: the other agents' windows read what was taken back too (marked); Hermes windows are unchanged. */
@@ -89,13 +101,19 @@ export class DataSource {
   recent(
     limit: number,
     all: boolean,
-    filters?: Filters,
+    filters?: AppFilters,
     profiles?: readonly ProfileRef[],
-  ): RecentAnswer {
-    const own = mergedRecent(this.store, filters ? null : this.agents, limit, all, filters);
-    if (!this.others || !profiles || profiles.length === 0) return own;
+  ): ListedRecent {
     const others = this.others;
-    return everyRecent(own, this.profile, profiles, (r) => others.storeOf(r), limit, all, filters);
+    return mergedRecent(
+      this.store,
+      this.agents,
+      limit,
+      all,
+      filters,
+      profiles ?? null,
+      others ? (r) => others.storeOf(r) : null,
+    );
   }
 
   /** The other readable profiles, as the every-profile view's requests name them; empty when none. */
@@ -214,6 +232,17 @@ export class DataSource {
       if (ours.length > 0) return { items: [...tagged, ...ours], message: null };
     }
     return { items: tagged, message: found.message };
+  }
+
+  /**
+   * The other agents' conversations whose id starts with what was typed (a
+   * Claude, Codex, … id or its prefix, as a Hermes id prefix opens a Hermes
+   * session); empty when none, or when the text cannot be an id.
+   */
+  otherIdPrefix(text: string): ResultItem[] {
+    const t = text.trim();
+    if (!this.agents || !OTHER_ID_PREFIX.test(t) || !/\d/.test(t)) return [];
+    return this.agents.byPrefix(t, 20);
   }
 
   /**
