@@ -165,6 +165,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         profile={s.store.profile}
         path={tildePath(s.store.path, home)}
         demo={s.store.demo}
+        noHermes={s.store.noHermes === true}
         sessions={s.recent.rows.length}
         complete={s.recent.complete}
         mode={s.search.mode}

@@ -12,6 +12,8 @@ export interface HeaderProps {
   /** Store path, already shortened with ~. */
   path: string;
   demo: boolean;
+  /** No Hermes store: the header says so instead of a profile and a path. */
+  noHermes?: boolean;
   sessions: number;
   complete: boolean;
   mode: SearchMode;
@@ -27,11 +29,15 @@ export function Header(p: HeaderProps): React.JSX.Element {
     p.mode === 'fuzzy'
       ? 'fuzzy · titles, ids, folders'
       : `full-text · ${p.sort} · ${p.tools ? 'user+assistant+tool' : 'user+assistant'}`;
-  const count = `${formatCount(p.sessions)}${p.complete ? '' : '+'} sessions`;
+  const count = `${formatCount(p.sessions)}${p.complete ? '' : '+'} ${p.sessions === 1 && p.complete ? 'session' : 'sessions'}`;
   const leftParts: Span[] = [
     { text: ' lookback', bold: true, tone: 'accent' },
-    { text: ` · ${p.demo ? 'demo store' : p.profile} · `, tone: p.demo ? 'warn' : 'plain' },
-    { text: sanitizeLine(p.path), tone: 'dim' },
+    ...(p.noHermes
+      ? ([{ text: ' · no Hermes store', tone: 'dim' }] satisfies Span[])
+      : ([
+          { text: ` · ${p.demo ? 'demo store' : p.profile} · `, tone: p.demo ? 'warn' : 'plain' },
+          { text: sanitizeLine(p.path), tone: 'dim' },
+        ] satisfies Span[])),
     { text: ` · ${count}` },
   ];
   const rightText = `${p.toolStepsHidden ? 'tool steps hidden · ' : ''}${right} `;

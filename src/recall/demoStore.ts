@@ -17,6 +17,22 @@ export function cacheDir(
   return join(homedir(), '.cache', 'lookback');
 }
 
+/**
+ * An empty Hermes store in the cache directory: what the app opens when there is
+ * no Hermes store but other agents' histories exist, so that those histories are
+ * the whole list (never mixed with generated demo sessions).
+ */
+export function ensureEmptyStore(dir = cacheDir()): { path: string } {
+  const path = join(dir, `empty-v${DEMO_VERSION}.db`);
+  if (existsSync(path)) return { path };
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  rmSync(tmp, { force: true });
+  generateStore(tmp, { layout: 30, sessions: 0, seed: 1, now: Math.floor(Date.now() / 1000) });
+  renameSync(tmp, path);
+  return { path };
+}
+
 /** The demo store in the user's cache directory, generated on first use (~200 sessions). */
 export function ensureDemoStore(dir = cacheDir()): { path: string; created: boolean } {
   const path = join(dir, `demo-v${DEMO_VERSION}.db`);

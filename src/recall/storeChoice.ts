@@ -4,6 +4,7 @@
  * `$HERMES_HOME` (the agent sets it for the profile it runs in), else the
  * sticky profile in `<root>/active_profile`, else the default profile.
  */
+import { listFiles, sourceRoots } from '../agents/discover.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { StoreError } from '../store/errors.js';
@@ -30,6 +31,8 @@ export interface StoreChoice {
   notice?: string;
   /** The profile keeps its sessions in PostgreSQL: `path` is lookback's mirror, synced just now. */
   postgres?: PgTarget;
+  /** No Hermes store here, but other agents' histories: `path` is an empty store, the list is theirs. */
+  noHermes?: boolean;
 }
 
 export interface ChoiceFlags {
@@ -81,7 +84,29 @@ export async function chooseStore(
   if (flags.db && flags.profile) throw new UsageError('use either --db or --profile, not both');
   if (flags.demo) return demoChoice('demo store: generated sample conversations');
   const choice = chooseStoreOnDisk(flags, opts);
-  return choice.demo ? demoChoice(choice.notice ?? '') : choice;
+  if (!choice.demo) return choice;
+  // The demo only when no source exists at all: other agents' histories are the person's own.
+  const theirs = agentsWithHistory(opts.env ?? process.env);
+  if (theirs.length > 0) {
+    const { ensureEmptyStore } = await import('./demoStore.js');
+    const missing = choice.notice?.match(/^no store at (\S+):/)?.[1] ?? 'the default path';
+    return {
+      path: ensureEmptyStore().path,
+      profile: 'default',
+      demo: false,
+      noHermes: true,
+      notice: `no Hermes store at ${missing}: showing ${theirs.join(', ')} (--demo opens a demo store)`,
+    };
+  }
+  return demoChoice(choice.notice ?? '');
+}
+
+/** The agents with at least one history file here (a folder alone is not a history). */
+function agentsWithHistory(env: NodeJS.ProcessEnv): string[] {
+  const out = new Set<string>();
+  for (const r of sourceRoots(env))
+    if (r.exists && !out.has(r.agent) && listFiles(r).length > 0) out.add(r.agent);
+  return [...out];
 }
 
 /**

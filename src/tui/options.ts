@@ -27,4 +27,6 @@ export interface ChosenStore {
   notice?: string;
   /** The profile keeps its sessions in PostgreSQL: `path` is lookback's mirror, kept in sync while the app runs. */
   postgres?: PgTarget;
+  /** No Hermes store: `path` is an empty one and the other agents' histories are the list. */
+  noHermes?: boolean;
 }

@@ -179,6 +179,7 @@ export async function runApp(flags: Flags): Promise<number> {
       copy: (text) => copyText(text, copyDeps),
       size: { cols: out.columns || 80, rows: out.rows || 24 },
       demo: where.demo,
+      ...(where.noHermes ? { noHermes: true } : {}),
       ...(where.notice ? { notice: where.notice } : {}),
       ...(agents.length > 0 && !flags.demo
         ? {

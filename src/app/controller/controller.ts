@@ -68,6 +68,7 @@ export class Controller {
       profile: o.data.profile,
       path: o.data.path,
       demo: o.demo ?? false,
+      ...(o.noHermes ? { noHermes: true } : {}),
     };
     this.state = initialState({
       size: o.size,

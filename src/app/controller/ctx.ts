@@ -83,6 +83,8 @@ export interface ControllerOptions {
   copy: CopyFn;
   size: Size;
   demo?: boolean;
+  /** No Hermes store (only other agents' histories): the header says so instead of a path. */
+  noHermes?: boolean;
   /** Said on the status line at start (e.g. why the demo store is shown). */
   notice?: string;
   onQuit: () => void;

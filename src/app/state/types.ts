@@ -127,6 +127,8 @@ export interface StoreInfo {
   path: string;
   /** The built-in demo store (no store was found). */
   demo: boolean;
+  /** No Hermes store here: the list is the other agents' histories alone. */
+  noHermes?: boolean;
 }
 
 export interface AppState {
