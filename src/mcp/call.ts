@@ -178,27 +178,12 @@ export function sessionSearch(args: SessionSearchArgs, from: Sources): Record<st
 /** A call answered from the mirrors of other machines (`host=NAME|all`, or a link naming its host). */
 function onHost(args: SessionSearchArgs, host: string, from: Sources): Record<string, Json> {
   const plan = planCall(args);
-  let set: ReturnType<typeof chooseSources>;
-  try {
-    set = chooseSources(
-      {
-        host: args.host?.trim() || host,
-        profile: plan.profile,
-        agent: args.agent,
-      },
-      { agents: { freshMs: 0, ...(from.warn ? { warn: from.warn } : {}) } },
-    );
-  } catch (err) {
-    if (err instanceof UsageError)
-      throw new ToolError(err.message.replace(/--(host|agent|profile)\b/g, '$1'));
-    throw err;
-  }
-  try {
-    const tagAgent = (args.agent ?? '').trim() !== '';
-    return withScrollRecovery(args, (a) => answer(planCall(a).call, { ...set, tagAgent }));
-  } finally {
-    set.close();
-  }
+  const tagAgent = (args.agent ?? '').trim() !== '';
+  return onHostSet(
+    { host: args.host?.trim() || host, profile: plan.profile, agent: args.agent },
+    from,
+    (set) => withScrollRecovery(args, (a) => answer(planCall(a).call, { ...set, tagAgent })),
+  );
 }
 
 /** A reading tool's call on another machine's sources, chosen by the core as on the command line. */
@@ -210,20 +195,32 @@ function onHostScope(
 ): Record<string, Json> {
   const agent = agentOf(scope.agent);
   const profile = scope.profile?.trim() || undefined;
+  const s = { ...(agent !== undefined ? { agent } : {}), ...(profile ? { profile } : {}) };
+  const tagAgent = (scope.agent ?? '').trim() !== '';
+  return onHostSet({ host, profile, agent: scope.agent }, from, (set) =>
+    answer(build(s), { ...set, tagAgent }),
+  );
+}
+
+/** The sources of a host (or every host) a call names, held open for `run` and closed after. */
+function onHostSet<T>(
+  pick: { host: string; profile: string | undefined; agent: string | undefined },
+  from: Sources,
+  run: (set: ReturnType<typeof chooseSources>) => T,
+): T {
   let set: ReturnType<typeof chooseSources>;
   try {
-    set = chooseSources(
-      { host, profile, agent: scope.agent },
-      { agents: { freshMs: 0, ...(from.warn ? { warn: from.warn } : {}) } },
-    );
+    set = chooseSources(pick, {
+      agents: { freshMs: 0, ...(from.warn ? { warn: from.warn } : {}) },
+    });
   } catch (err) {
+    // The command line's words (--host) as the tool's argument names (host).
     if (err instanceof UsageError)
       throw new ToolError(err.message.replace(/--(host|agent|profile)\b/g, '$1'));
     throw err;
   }
   try {
-    const s = { ...(agent !== undefined ? { agent } : {}), ...(profile ? { profile } : {}) };
-    return answer(build(s), { ...set, tagAgent: (scope.agent ?? '').trim() !== '' });
+    return run(set);
   } finally {
     set.close();
   }
