@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from '../store/errors.js';
+import { rangeBounds, type RangeAsk } from '../store/overview.js';
 import type { Json } from '../store/recall.js';
 import type { AppMsg } from './appReads.js';
 import { FLAG, OUT_OF_TRANSCRIPT, type Agent } from './model.js';
@@ -120,14 +121,8 @@ export function agentOverviewJson(
   };
 }
 
-export interface AgentRangeAsk {
-  from: number | null;
-  to: number | null;
-  fromId?: string;
-  toId?: string;
-  roles?: readonly string[];
-  at: number;
-  take: number;
+/** The Hermes range question, plus `all` (taken-back messages too). */
+export interface AgentRangeAsk extends RangeAsk {
   all?: boolean;
 }
 
@@ -160,12 +155,7 @@ export function agentRangeRows(
       );
     return idx;
   };
-  let from = q.from ?? 0;
-  let to = q.to ?? total - 1;
-  if (q.fromId !== undefined) from = Math.max(from, posOf('from', q.fromId));
-  if (q.toId !== undefined) to = Math.min(to, posOf('to', q.toId));
-  const start = Math.max(from, q.at);
-  const roles = q.roles && q.roles.length > 0 ? q.roles : null;
+  const { from, to, start, roles } = rangeBounds(q, total, posOf);
   const rows =
     start > to
       ? []

@@ -119,6 +119,28 @@ export interface RangeRows {
   rows: Entry[];
 }
 
+/**
+ * A range question's bounds in positions: `from`/`to` (ids resolved by `posOf`,
+ * the tighter bound kept), where this page starts, and the roles asked (null: all).
+ * Shared by the Hermes store and the other agents' index (src/agents/overview.ts).
+ */
+export function rangeBounds(
+  q: RangeAsk,
+  total: number,
+  posOf: (name: 'from' | 'to', id: string) => number,
+): { from: number; to: number; start: number; roles: readonly string[] | null } {
+  let from = q.from ?? 0;
+  let to = q.to ?? total - 1;
+  if (q.fromId !== undefined) from = Math.max(from, posOf('from', q.fromId));
+  if (q.toId !== undefined) to = Math.min(to, posOf('to', q.toId));
+  return {
+    from,
+    to,
+    start: Math.max(from, q.at),
+    roles: q.roles && q.roles.length > 0 ? q.roles : null,
+  };
+}
+
 /** The messages of a session by position; throws `no-session` or `no-message` in one line. */
 export function rangeRows(store: Store, sessionId: string, q: RangeAsk): RangeRows {
   return store.read(() => {
@@ -145,12 +167,7 @@ export function rangeRows(store: Store, sessionId: string, q: RangeAsk): RangeRo
         );
       return idx;
     };
-    let from = q.from ?? 0;
-    let to = q.to ?? total - 1;
-    if (q.fromId !== undefined) from = Math.max(from, posOf('from', q.fromId));
-    if (q.toId !== undefined) to = Math.min(to, posOf('to', q.toId));
-    const start = Math.max(from, q.at);
-    const roles = q.roles && q.roles.length > 0 ? q.roles : null;
+    const { from, to, start, roles } = rangeBounds(q, total, posOf);
     const rows =
       start > to
         ? []
