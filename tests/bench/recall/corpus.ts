@@ -9,6 +9,7 @@ import { generateStore } from '../../../src/demo/generate.js';
 import { insertMessage, insertSession, DEFAULT_NOW } from '../../../src/demo/store.js';
 import { Rng } from '../../../src/demo/rng.js';
 import { NEEDLES, NO_ANSWER, type Stratum } from './needles.js';
+import { thinCollidingTopics } from './collisions.js';
 
 export interface Qrel {
   query: string;
@@ -38,21 +39,29 @@ const FILLER: [string, string][] = [
   ['thanks, that helped', 'Glad it did.'],
 ];
 const PAD = Number(process.env.LOOKBACK_RECALL_PAD ?? 0);
+/** LOOKBACK_RECALL_THIN=0 keeps every generated conversation on a needle's own topic (the old corpus). */
+const THIN = process.env.LOOKBACK_RECALL_THIN !== '0';
+/** 11 of the generator's 25 topics are thinned to a few conversations each. */
+const SCALE = THIN ? 25 / 14 : 1;
 
 export interface RecallCorpus {
   path: string;
   qrels: Qrel[];
   sessions: number;
   messages: number;
+  /** Generated sessions dropped as right answers on a needle's own topic (collisions.ts). */
+  thinned?: number;
 }
 
 /** Builds the corpus at `path` (a new file): `sessions` generated conversations plus the needles. */
 export function buildRecallCorpus(path: string, sessions: number, seed = 7): RecallCorpus {
-  const report = generateStore(path, { layout: 30, sessions, seed });
+  // More are generated than asked for: thinCollidingTopics() then drops about 40 % of them.
+  generateStore(path, { layout: 30, sessions: Math.round(sessions * SCALE), seed });
   const db = new Database(path);
   const rng = new Rng(seed);
   const qrels: Qrel[] = [];
   try {
+    const thinned = THIN ? thinCollidingTopics(db).dropped : 0;
     db.transaction(() => {
       for (const [k, n] of NEEDLES.entries()) {
         const half = k % 2 === 0 ? 'tune' : 'held';
@@ -97,8 +106,14 @@ export function buildRecallCorpus(path: string, sessions: number, seed = 7): Rec
           half: k % 2 === 0 ? 'tune' : 'held',
         });
     })();
-    const messages = (db.prepare(`SELECT count(*) AS n FROM messages`).get() as { n: number }).n;
-    return { path, qrels, sessions: report.sessions + NEEDLES.length, messages };
+    const count = (sql: string): number => db.prepare(sql).pluck().get() as number;
+    return {
+      path,
+      qrels,
+      sessions: count(`SELECT count(*) FROM sessions`),
+      messages: count(`SELECT count(*) FROM messages`),
+      thinned,
+    };
   } finally {
     db.close();
   }

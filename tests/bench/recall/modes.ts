@@ -4,6 +4,7 @@ import type { Store } from '../../../src/store/store.js';
 import type { Ranked } from './metrics.js';
 import { K } from './metrics.js';
 import { convSearch } from './convMode.js';
+import { aggSearch } from './aggMode.js';
 
 export interface Mode {
   name: string;
@@ -42,6 +43,16 @@ export function lexicalModes(store: Store): Mode[] {
           about: `experiment: conversations as documents, per-word BM25 summed, length norm b ${b}`,
           search: (q: string) => convSearch(store, q, 400, b),
         }))
+      : []),
+    ...(process.env.LOOKBACK_RECALL_AGG
+      ? process.env.LOOKBACK_RECALL_AGG.split(';').map((spec) => {
+          const [pool, ...w] = spec.split(',').map(Number);
+          return {
+            name: `agg-${spec}`,
+            about: `experiment: relaxed messages (pool ${pool}) per conversation, weights ${w.join(' ')}`,
+            search: (q: string) => aggSearch(store, q, pool!, w),
+          };
+        })
       : []),
   ];
 }

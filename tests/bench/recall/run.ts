@@ -28,7 +28,7 @@ if (process.env.LOOKBACK_RECALL_KEEP !== '1') discardFile(path);
 const t0 = performance.now();
 const corpus = existsSync(path) ? loadRecallCorpus(path) : buildRecallCorpus(path, SESSIONS);
 console.log(
-  `corpus: ${corpus.sessions} sessions, ${corpus.messages.toLocaleString()} messages, ${corpus.qrels.length} questions (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  `corpus: ${corpus.sessions} sessions, ${corpus.messages.toLocaleString()} messages, ${corpus.qrels.length} questions, ${corpus.thinned ?? 0} sessions thinned (built in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
 );
 const store = Store.open(path);
 // LOOKBACK_RECALL_SEMANTIC=0 leaves out the semantic and hybrid modes (embedding takes a while).
