@@ -240,7 +240,7 @@ export function relaxedHits(
   try {
     hits = discoverHits(
       store,
-      { ...plan, route, sort: 'relevance' },
+      { ...plan, route, sort: 'relevance', prose: true },
       route.match,
       limit,
       ctx.accept,

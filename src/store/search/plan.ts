@@ -33,6 +33,12 @@ export interface Plan {
   sessions?: SessionFilter | null;
   /** Only hits with id > lo and id <= hi (the rows a rebuilding index does not hold yet). */
   idRange?: { lo: number; hi: number } | null;
+  /**
+   * Only messages with text of their own (the relaxed leg): the index also holds
+   * each turn's tool-call JSON, and a turn that is only a tool call (a shell
+   * command, a file path) is not what a half-remembered question is about.
+   */
+  prose?: boolean;
 }
 
 export function ftsTable(route: Plan['route']): string {
@@ -61,6 +67,7 @@ export function filters(store: Store, plan: Plan, bySource = true): string {
     parts.push(`m.session_id IN (SELECT id FROM sessions WHERE source IN ${DEMOTED_SOURCES_SQL})`);
   if (plan.sessions) parts.push(`m.session_id IN (${plan.sessions.sql})`);
   if (plan.idRange) parts.push(`m.id > ${plan.idRange.lo} AND m.id <= ${plan.idRange.hi}`);
+  if (plan.prose) parts.push(`m.content <> ''`);
   return parts.join(' AND ');
 }
 
