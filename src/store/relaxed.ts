@@ -109,7 +109,13 @@ export function ftsParts(match: string): Parts | null {
       continue;
     }
     const s = stem(word);
-    const term = s.length >= MIN_STEM || prefix ? `"${s}"*` : `"${s}"`;
+    // A short word is not a prefix (`app*` would match `apply`), but keeps its plural (`pdf`, `pdfs`).
+    const term =
+      s.length >= MIN_STEM || prefix
+        ? `"${s}"*`
+        : /^[a-z]{3}$/i.test(s)
+          ? `("${s}" OR "${s}s")`
+          : `"${s}"`;
     if (!parts.optional.includes(term)) parts.optional.push(term);
   }
   // Stems alone do not make a relaxed query: one word stays the exact search it is.

@@ -28,7 +28,12 @@ describe('the relaxed query', () => {
   it('drops filler words, stems the rest to prefixes, and ORs them', () => {
     expect(fts('where did we decide to put the job queue in postgres')).toEqual({
       kind: 'fts',
-      match: '("put" OR "job" OR "queue"* OR "postgr"*)',
+      match: '(("put" OR "puts") OR ("job" OR "jobs") OR "queue"* OR "postgr"*)',
+    });
+    // A three-letter word is no prefix (`app*` would match `apply`) but keeps its plural.
+    expect(fts('big pdf crash')).toEqual({
+      kind: 'fts',
+      match: '(("big" OR "bigs") OR ("pdf" OR "pdfs") OR "crash"*)',
     });
     expect(stem('restarting')).toBe('restart');
     expect(stem('invoices')).toBe('invoic');
@@ -79,6 +84,18 @@ function store(): string {
     insertMessage(db, { session_id: b, content: 'postgres connection pool exhausted at night' });
     const c = insertSession(db, { id: 'other', started_at: 1_790_200_000 });
     insertMessage(db, { session_id: c, content: 'the weather is fine today' });
+    const d = insertSession(db, { id: 'prose', started_at: 1_790_300_000 });
+    insertMessage(db, { session_id: d, content: 'Renewal of the invoices lapsed in March.' });
+    // A turn that is only a tool call: the agent's index holds its JSON.
+    const e = insertSession(db, { id: 'toolonly', started_at: 1_790_400_000 });
+    insertMessage(db, {
+      session_id: e,
+      role: 'assistant',
+      content: '',
+      tool_calls: JSON.stringify([
+        { function: { name: 'terminal', arguments: '{"command": "grep -r lapsed invoices"}' } },
+      ]),
+    });
   });
 }
 
@@ -103,6 +120,12 @@ describe('relaxed hits over a Hermes store', () => {
       expect(
         discover(s, 'where did we put the queue in postgres', { relaxed: false }).results,
       ).toEqual([]);
+      // The relaxed leg ranks what was said, not a tool call's JSON; the exact search still finds it.
+      const said = discover(s, 'which invoices lapsed last spring', { limit: 5 });
+      expect(said.results.map((r) => [r.session_id, r.match])).toEqual([['prose', 'relaxed']]);
+      const both = discover(s, 'lapsed invoices', { limit: 5 }).results;
+      expect(both.map((r) => r.session_id).sort()).toEqual(['prose', 'toolonly']);
+      expect(both.every((r) => r.match === undefined)).toBe(true);
       // An identifier nobody wrote finds nothing, relaxed or not.
       expect(discover(s, 'where is queue_runner.py for postgres').results).toEqual([]);
     } finally {
