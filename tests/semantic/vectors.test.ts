@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { generateStore } from '../../src/demo/generate.js';
-import { hybrid, rrf } from '../../src/semantic/fuse.js';
+import { HYBRID_K, SEMANTIC_WEIGHT, hybrid, rrf } from '../../src/semantic/fuse.js';
 import { embedStore, semanticConversations, storeMatrix } from '../../src/semantic/hermes.js';
 import { Model2Vec } from '../../src/semantic/model2vec.js';
 import { VectorDb, nearest } from '../../src/semantic/vectors.js';
@@ -95,5 +95,13 @@ describe('vectors.db and the semantic leg', () => {
       3,
     );
     expect(h.map((x) => x.key)).toEqual(['b', 'a', 'c']);
+    // Hybrid's weighted fusion: a lexical #2 stays above a conversation only the semantic leg found
+    // (plain RRF would put the semantic #1 first: 1/61 > 1/62).
+    const lex2 = ['x', 'y'].map((key) => ({ key, item: key, exact: false }));
+    const sem2 = [{ key: 'z', item: 'z' }];
+    expect(rrf(lex2, sem2).map((f) => f.key)).toEqual(['x', 'z', 'y']);
+    const w = hybrid(lex2, sem2, 3);
+    expect(w.map((f) => f.key)).toEqual(['x', 'y', 'z']);
+    expect(w[2]!.fused).toBeCloseTo(SEMANTIC_WEIGHT / (HYBRID_K + 1), 9);
   });
 });

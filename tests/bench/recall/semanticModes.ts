@@ -4,7 +4,7 @@
  * machine. Embedding runs once before the questions (docs/s reported).
  */
 import { join } from 'node:path';
-import { hybrid } from '../../../src/semantic/fuse.js';
+import { hybrid, HYBRID_K, SEMANTIC_WEIGHT } from '../../../src/semantic/fuse.js';
 import { embedStore, semanticConversations, storeMatrix } from '../../../src/semantic/hermes.js';
 import type { Embedder } from '../../../src/semantic/types.js';
 import { VectorDb } from '../../../src/semantic/vectors.js';
@@ -15,6 +15,18 @@ import type { Mode } from './modes.js';
 
 /** Conversations each leg hands to the fusion. */
 const POOL = 50;
+
+/**
+ * The fusions measured: the shipped one, and LOOKBACK_RECALL_FUSE="k,w;k,w"
+ * (RRF k, semantic weight) to compare others on the tune half.
+ */
+function fusions(): [number, number][] {
+  const extra = (process.env.LOOKBACK_RECALL_FUSE ?? '')
+    .split(';')
+    .filter(Boolean)
+    .map((p) => p.split(',').map(Number) as [number, number]);
+  return [[HYBRID_K, SEMANTIC_WEIGHT], ...extra];
+}
 
 export interface SemanticSetup {
   modes: Mode[];
@@ -66,17 +78,19 @@ export async function semanticModes(
         prepare,
         search: (q) => semantic(q, K),
       },
-      {
-        name: `hybrid:${e.name}`,
-        about: `exact hits first, then RRF (k 60) of relaxed lexical and ${e.name}, ${POOL} conversations a leg`,
+      ...fusions().map(([k, w]) => ({
+        name: `hybrid:${e.name}${k === HYBRID_K && w === SEMANTIC_WEIGHT ? '' : `:k${k}w${w}`}`,
+        about: `exact hits first, then RRF (k ${k}, semantic weight ${w}) of relaxed lexical and ${e.name}, ${POOL} conversations a leg`,
         prepare,
-        search: (q) =>
+        search: (q: string) =>
           hybrid(
             lexical(q, POOL).map((r) => ({ key: r.root, item: r, exact: !r.relaxed })),
             semantic(q, POOL).map((r) => ({ key: r.root, item: r })),
             K,
+            k,
+            w,
           ).map((f) => ({ ...(f.lexical ?? f.semantic)!, relaxed: f.lexical?.relaxed ?? true })),
-      },
+      })),
     );
   }
   return { modes, notes, close: () => vdb.close() };
