@@ -60,14 +60,14 @@ try {
     console.log(`embedding ${await model2vecThroughput(store, vectorsDir)}`);
   console.log(`load: ${execFileSync('uptime').toString().trim()}`);
   console.log(report(corpus.qrels, modes));
-  // LOOKBACK_RECALL_MISSES=mode: the questions that mode does not answer in its top 10.
+  // LOOKBACK_RECALL_MISSES=mode: the questions that mode does not answer in its top 3, with their half.
   const misses = modes.find((m) => m.name === process.env.LOOKBACK_RECALL_MISSES);
   if (misses)
     for (const q of corpus.qrels) {
       if (q.session === null) continue;
       const at = misses.search(q.query).findIndex((r) => r.root === q.session);
       if (at < 0 || at > 2)
-        console.log(`${q.stratum}\t${at < 0 ? 'miss' : `#${at + 1}`}\t${q.query}`);
+        console.log(`${q.stratum}\t${q.half}\t${at < 0 ? 'miss' : `#${at + 1}`}\t${q.query}`);
     }
 } finally {
   semantic?.close();
