@@ -111,7 +111,7 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     }
     flush();
     report.bytesRead += bytesDone;
-    if (agent === 'codex') applyCodexTitles(db, agentRoots);
+    if (agent === 'codex') applyCodexTitles(db, agentRoots, work.length > 0);
     // A pass that found nothing new writes nothing (the app watches data_version and
     // would otherwise reload every pass); `last indexed` is refreshed once a minute.
     const rootsJson = JSON.stringify(agentRoots);
