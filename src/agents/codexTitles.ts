@@ -5,13 +5,23 @@
  * rollout indexed after its rename still needs the name.
  */
 import type Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceRoot } from './discover.js';
 import { parseRecord, readLines } from './lines.js';
 import { Problems, TITLE_RANK } from './model.js';
 
-export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): void {
+/**
+ * What each index was last given from each session_index.jsonl in this process (its
+ * size and mtime): the app's worker passes every second, and an unchanged file with
+ * no new rollout has nothing to apply (it took the write lock on every idle pass).
+ */
+const applied = new WeakMap<Database.Database, Map<string, string>>();
+
+/** `indexed`: this pass wrote some Codex rollout, which may need a name already listed. */
+export function applyCodexTitles(db: Database.Database, roots: SourceRoot[], indexed = true): void {
+  let seen = applied.get(db);
+  if (!seen) applied.set(db, (seen = new Map()));
   const set = db.prepare(
     // Only rows whose title would change: a pass that changes nothing writes nothing,
     // so the app (which watches PRAGMA data_version) is not woken every pass.
@@ -21,7 +31,11 @@ export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): vo
   );
   for (const r of roots) {
     const path = join(r.path, 'session_index.jsonl');
-    if (r.agent !== 'codex' || !existsSync(path)) continue;
+    if (r.agent !== 'codex') continue;
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) continue;
+    const mark = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    if (!indexed && seen.get(path) === mark) continue;
     const names = new Map<string, { name: string; at: string }>();
     const problems = new Problems();
     try {
@@ -45,5 +59,6 @@ export function applyCodexTitles(db: Database.Database, roots: SourceRoot[]): vo
       for (const [id, { name }] of names)
         if (name.trim()) set.run({ name: name.trim().slice(0, 200), id });
     }).immediate();
+    seen.set(path, mark);
   }
 }

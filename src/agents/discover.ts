@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { moreFiles, moreRoots } from './discoverMore.js';
 import type { Agent } from './model.js';
 import type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js';
@@ -93,6 +93,15 @@ export function sourceRoots(env: NodeJS.ProcessEnv, overrides: Overrides = {}): 
   return out;
 }
 
+/**
+ * `join(dir, name)` for a `dir` that join() made and a name readdir gave: the same
+ * string without normalising it again (join was a quarter of an idle pass over
+ * 10,000 files). The stored `files` paths stay byte-for-byte what join() made.
+ */
+export function child(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
 function entries(dir: string): Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
@@ -104,18 +113,41 @@ function entries(dir: string): Dirent[] {
 /** Files under `dir` to `depth` levels, not following symbolic links to directories. */
 function walk(dir: string, depth: number, out: string[]): void {
   for (const e of entries(dir)) {
-    const p = join(dir, e.name);
+    const p = child(dir, e.name);
     if (e.isDirectory()) {
       if (depth > 0) walk(p, depth - 1, out);
     } else if (e.isFile()) out.push(p);
   }
 }
 
-/** The history files one root holds. */
-export function listFiles(r: SourceRoot): SourceFile[] {
+/** Thrown by `add` once `max` files are listed: the listing stops there. */
+const ENOUGH = Symbol('enough');
+
+/**
+ * The history files one root holds; the first `max` only when given (whether an
+ * agent has any history at all need not list all of it).
+ */
+export function listFiles(r: SourceRoot, max = Infinity): SourceFile[] {
   if (!r.exists) return [];
   const files: SourceFile[] = [];
-  const add = (path: string, format: Format) => files.push({ agent: r.agent, path, format });
+  const add = (path: string, format: Format) => {
+    files.push({ agent: r.agent, path, format });
+    if (files.length >= max) throw ENOUGH;
+  };
+  try {
+    listInto(r, add);
+  } catch (err) {
+    if (err !== ENOUGH) throw err;
+  }
+  return files;
+}
+
+/** Whether a root holds at least one history file (a folder alone is not a history). */
+export function hasFiles(r: SourceRoot): boolean {
+  return listFiles(r, 1).length > 0;
+}
+
+function listInto(r: SourceRoot, add: (path: string, format: Format) => void): void {
   switch (r.agent) {
     case 'claude': {
       // projects/<enc-cwd>/<id>.jsonl, agent-<id>.jsonl (older subagents), <id>/subagents/agent-<id>.jsonl
@@ -123,12 +155,13 @@ export function listFiles(r: SourceRoot): SourceFile[] {
         if (!project.isDirectory()) continue;
         const pdir = join(r.path, project.name);
         for (const e of entries(pdir)) {
-          const p = join(pdir, e.name);
-          if (e.isFile() && e.name.endsWith('.jsonl')) add(p, 'jsonl');
-          else if (e.isDirectory())
-            for (const s of entries(join(p, 'subagents')))
-              if (s.isFile() && s.name.endsWith('.jsonl'))
-                add(join(p, 'subagents', s.name), 'jsonl');
+          if (e.isFile()) {
+            if (e.name.endsWith('.jsonl')) add(child(pdir, e.name), 'jsonl');
+          } else if (e.isDirectory()) {
+            const subagents = child(child(pdir, e.name), 'subagents');
+            for (const s of entries(subagents))
+              if (s.isFile() && s.name.endsWith('.jsonl')) add(child(subagents, s.name), 'jsonl');
+          }
         }
       }
       break;
@@ -154,13 +187,13 @@ export function listFiles(r: SourceRoot): SourceFile[] {
         if (!project.isDirectory()) continue;
         const chats = join(r.path, 'tmp', project.name, 'chats');
         for (const e of entries(chats)) {
-          const p = join(chats, e.name);
+          const p = child(chats, e.name);
           if (e.isFile() && e.name.startsWith('session-')) {
             if (e.name.endsWith('.jsonl')) add(p, 'jsonl');
             else if (e.name.endsWith('.json')) add(p, 'json');
           } else if (e.isDirectory())
             for (const s of entries(p))
-              if (s.isFile() && s.name.endsWith('.jsonl')) add(join(p, s.name), 'jsonl');
+              if (s.isFile() && s.name.endsWith('.jsonl')) add(child(p, s.name), 'jsonl');
         }
       }
       break;
@@ -190,7 +223,6 @@ export function listFiles(r: SourceRoot): SourceFile[] {
       break;
     }
     default:
-      return moreFiles(r);
+      for (const f of moreFiles(r)) add(f.path, f.format);
   }
-  return files;
 }

@@ -147,6 +147,11 @@ export function ftsDeferred(db: Database.Database): boolean {
  * together cannot drop the triggers after the other one has filled the tables.
  */
 export function deferFtsIfFirst(db: Database.Database): boolean {
+  // Nearly every pass: the triggers are in place and the index holds messages. Seen
+  // without the write lock (BEGIN IMMEDIATE on every idle pass made two lookbacks wait
+  // on each other for nothing); nothing turns such an index back into a first build.
+  if (!ftsDeferred(db) && db.prepare(`SELECT 1 FROM messages LIMIT 1`).get() !== undefined)
+    return false;
   return db
     .transaction(() => {
       if (ftsDeferred(db)) return true;

@@ -4,7 +4,7 @@
  * `$HERMES_HOME` (the agent sets it for the profile it runs in), else the
  * sticky profile in `<root>/active_profile`, else the default profile.
  */
-import { listFiles, sourceRoots } from '../agents/discover.js';
+import { hasFiles, sourceRoots } from '../agents/discover.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { StoreError } from '../store/errors.js';
@@ -101,11 +101,14 @@ export async function chooseStore(
   return demoChoice(choice.notice ?? '');
 }
 
-/** The agents with at least one history file here (a folder alone is not a history). */
+/**
+ * The agents with at least one history file here (a folder alone is not a history).
+ * Each listing stops at its first file: the pass that follows lists them all.
+ */
 function agentsWithHistory(env: NodeJS.ProcessEnv): string[] {
   const out = new Set<string>();
   for (const r of sourceRoots(env))
-    if (r.exists && !out.has(r.agent) && listFiles(r).length > 0) out.add(r.agent);
+    if (r.exists && !out.has(r.agent) && hasFiles(r)) out.add(r.agent);
   return [...out];
 }
 

@@ -16,6 +16,7 @@ import { routeQuery } from '../../src/store/query.js';
 import { benchAgents } from './agents.js';
 import { benchApp } from './app.js';
 import { benchMcp } from './mcp.js';
+import { benchOpencodeEvents } from './opencodeEvents.js';
 import { benchPostgres } from './postgres.js';
 import { benchSsh } from './ssh.js';
 import { fmt, median, row } from './stats.js';
@@ -26,7 +27,7 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-/** Sections to run, comma-separated (store, first, keys, memory, agents, mcp, postgres, ssh); all but agents, postgres and ssh by default. */
+/** Sections to run, comma-separated (store, first, keys, memory, agents, opencode, mcp, postgres, ssh); all but agents, postgres and ssh by default. */
 const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory,mcp').split(','));
 
 function time(fn: () => unknown, runs = RUNS): number {
@@ -189,6 +190,8 @@ if (['first', 'keys', 'memory'].some((s) => ONLY.has(s)))
 
 // Other agents' histories: LOOKBACK_BENCH_ONLY=agents (a million generated messages by default).
 if (ONLY.has('agents')) benchAgents(ROOT, BENCH_DIR, RUNS);
+// opencode 2.x: indexing cost beside an event table ten times larger (LOOKBACK_BENCH_ONLY=opencode).
+if (ONLY.has('opencode')) benchOpencodeEvents(BENCH_DIR);
 
 // Recall over MCP: per-call latency beside the in-process call, memory over 10,000 calls.
 if (ONLY.has('mcp')) await benchMcp({ root: ROOT, store: storeFor(30), runs: RUNS });

@@ -17,7 +17,7 @@ import {
   indexOpencodeStorage,
   indexPraisonaiDb,
 } from './manySessions.js';
-import { changedFiles } from './changed.js';
+import { changedFiles, storedSignatures } from './changed.js';
 import type { IndexOptions, IndexReport, Parsed } from './types.js';
 import { BATCH_FILES, BATCH_MESSAGES, SOURCE_STAMP_MS } from '../../budgets.js';
 
@@ -36,23 +36,27 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   };
   const writer = new Writer(db);
   const getFile = db.prepare(`SELECT * FROM files WHERE path = ?`);
-  // What the unchanged test needs, for every file of an agent in one query: a query
-  // per file cost 80 ms of a 150 ms pass over 10,000 unchanged files.
-  const statRows = db.prepare(
-    `SELECT path, dev, ino, size, mtime_ms, parser_version FROM files WHERE agent = ?`,
-  );
   const setSource = db.prepare(
     `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
      ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
   );
-  const getSource = db.prepare(`SELECT last_indexed_at, roots FROM sources WHERE agent = ?`);
-  const countFiles = db.prepare(`SELECT count(*) AS n FROM files WHERE agent = ?`);
+  // What the unchanged test and the quiet test need, read once for every agent.
+  const stored = storedSignatures(db, agents);
+  const sources = new Map(
+    (
+      db.prepare(`SELECT agent, last_indexed_at, roots FROM sources`).all() as {
+        agent: string;
+        last_indexed_at: number;
+        roots: string;
+      }[]
+    ).map((r) => [r.agent, r]),
+  );
 
   for (const agent of agents) {
     const agentRoots = roots.filter((r) => r.agent === agent);
     const files = agentRoots.flatMap((r) => listFiles(r));
-    const seen = new Set(files.map((f) => f.path));
-    const { work, bytesTotal, statted } = changedFiles(agent, files, report, { statRows, getFile });
+    const known = stored.get(agent)!;
+    const { work, bytesTotal, statted } = changedFiles(agent, files, known, report, getFile);
     let filesDone = 0;
     let bytesDone = 0;
     let batch: Parsed[] = [];
@@ -107,20 +111,20 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     }
     flush();
     report.bytesRead += bytesDone;
-    if (agent === 'codex') applyCodexTitles(db, agentRoots);
+    if (agent === 'codex') applyCodexTitles(db, agentRoots, work.length > 0);
     // A pass that found nothing new writes nothing (the app watches data_version and
     // would otherwise reload every pass); `last indexed` is refreshed once a minute.
     const rootsJson = JSON.stringify(agentRoots);
-    const last = getSource.get(agent) as { last_indexed_at: number; roots: string } | undefined;
+    const last = sources.get(agent);
     const quiet =
       work.length === 0 &&
       last !== undefined &&
       last.roots === rootsJson &&
       Date.now() - last.last_indexed_at < SOURCE_STAMP_MS &&
-      (countFiles.get(agent) as { n: number }).n === statted;
+      known.size === statted;
     if (!quiet)
       db.transaction(() => {
-        markGone(db, agent, seen);
+        markGone(db, agent, new Set(files.map((f) => f.path)));
         setSource.run(agent, Date.now(), rootsJson);
       }).immediate();
   }

@@ -1,0 +1,74 @@
+/**
+ * What a search over the agents' index costs, counted instead of timed: the
+ * statements one search runs (a fixed few plus three per shown hit, whatever the
+ * index holds) and their query plans (no full scan of messages or conversations,
+ * no sort of every match). The bench has the times; these fail on any machine.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { indexAll } from '../../src/agents/indexer.js';
+import { openIndex } from '../../src/agents/indexDb.js';
+import { AGENTS } from '../../src/agents/model.js';
+import { searchAgentsJson } from '../../src/agents/recall.js';
+import { generateHistories } from './generate.js';
+
+let dir: string;
+let file: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lookback-plan-'));
+  const home = join(dir, 'home');
+  generateHistories(home, 60, 3000);
+  file = join(dir, 'index.db');
+  const { db } = openIndex(file);
+  indexAll(db, { env: { HOME: home, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' } });
+  db.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The statements one search runs (after a first one prepared them). */
+function statementsOf(query: string, limit: number): { sql: string[]; results: number } {
+  const sql: string[] = [];
+  const db = new Database(file, { readonly: true, verbose: (s) => sql.push(String(s)) });
+  try {
+    searchAgentsJson(db, query, AGENTS, { limit, all: false });
+    sql.length = 0;
+    const r = searchAgentsJson(db, query, AGENTS, { limit, all: false });
+    return { sql, results: (r.results as unknown[]).length };
+  } finally {
+    db.close();
+  }
+}
+
+it.each(['migration', 'pgbouncer timeout', 'webhook OR ledger', 'deploy*'])(
+  'a search for %s runs a fixed few statements plus three per shown hit',
+  (q) => {
+    const { sql, results } = statementsOf(q, 10);
+    expect(results).toBeGreaterThan(0);
+    // The ranked pool and its wider windows, the rows it keeps (a chunk at a time), the
+    // snippets (1), the relaxed leg when a page is short; per hit its conversation, its row
+    // and its window with bookends. Never a statement per candidate match.
+    expect(sql.length).toBeLessThanOrEqual(8 + 3 * results);
+  },
+);
+
+it('plans every statement of a search without a full scan of messages or conversations', () => {
+  const db = new Database(file, { readonly: true });
+  try {
+    const seen = new Set<string>();
+    for (const q of ['migration', 'pgbouncer timeout', 'webhook OR ledger', 'deploy*'])
+      for (const s of statementsOf(q, 10).sql) seen.add(s);
+    expect(seen.size).toBeGreaterThan(3);
+    for (const sql of seen) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n');
+      expect(plan, sql).not.toMatch(/^SCAN (m|messages|c|conversations)\b(?! VIRTUAL)/m);
+      expect(plan, sql).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+    }
+  } finally {
+    db.close();
+  }
+});
