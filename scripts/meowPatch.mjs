@@ -5,16 +5,21 @@ import { replaceOnce } from './replaceOnce.mjs';
 // imported, though it only uses it to print --version/--help of a manifest we hand
 // it whole. That was 10-16 ms of every `lookback … --json` process (a --cpu-prof of
 // `lookback search`). The patch makes the call lazy; what meow does is unchanged.
+// It also drops the `promisify(execFile);` after it, a statement whose value
+// nothing keeps (left from read-package-up), which loaded node:child_process and
+// with it net and stream at every start (scripts/lazyBuiltins.mjs).
 // The hunk must match exactly once or the build fails: a newer meow needs a look.
 
 const FILE = /[\\/]node_modules[\\/]meow[\\/]build[\\/]dependencies\.js$/;
 const FIND =
   'var normalizeExports = requireNormalize();\n' +
-  'const normalizePackageData = getDefaultExportFromCjs(normalizeExports);\n';
+  'const normalizePackageData = getDefaultExportFromCjs(normalizeExports);\n' +
+  'promisify(execFile);\n';
 const REPLACE =
   '// lookback: normalize-package-data loads on first use, not at import.\n' +
   'const normalizePackageData = (data, ...rest) =>\n' +
-  '\tgetDefaultExportFromCjs(requireNormalize())(data, ...rest);\n';
+  '\tgetDefaultExportFromCjs(requireNormalize())(data, ...rest);\n' +
+  '// lookback: promisify(execFile), whose value nothing kept, loaded child_process at import.\n';
 
 /** meow's `build/dependencies.js` with normalize-package-data loaded lazily. Throws when meow changed. */
 export function patchMeowSource(source) {

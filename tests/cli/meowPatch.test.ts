@@ -13,6 +13,10 @@ describe('the meow patch (scripts/meowPatch.mjs)', () => {
     const patched = patchMeowSource(source);
     expect(patched).not.toMatch(/^var normalizeExports = requireNormalize\(\);$/m);
     expect(patched).toContain('requireNormalize()');
+    // The dead `promisify(execFile);` (child_process at every start) is gone, and nothing else uses execFile.
+    expect(source).toMatch(/^promisify\(execFile\);$/m);
+    expect(patched).not.toMatch(/^promisify\(execFile\);$/m);
+    expect(patched.match(/\bexecFile\b/g)).toEqual(['execFile']);
   });
 
   it('refuses a meow it was not written for instead of skipping silently', () => {
