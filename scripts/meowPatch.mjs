@@ -21,9 +21,22 @@ const REPLACE =
   '\tgetDefaultExportFromCjs(requireNormalize())(data, ...rest);\n' +
   '// lookback: promisify(execFile), whose value nothing kept, loaded child_process at import.\n';
 
+// Likewise @babel/code-frame (with js-tokens, the identifier tables and picocolors),
+// which meow loads at import for the one error message it frames: a JSON syntax
+// error in a package.json it reads, never lookback's. ~5% of a `search --json` run.
+const CODE_FRAME = [
+  [
+    'var libExports = requireLib$1();\n',
+    '// lookback: @babel/code-frame loads on first use, not at import.\n',
+  ],
+  ['return libExports.codeFrameColumns(', 'return requireLib$1().codeFrameColumns('],
+];
+
 /** meow's `build/dependencies.js` with normalize-package-data loaded lazily. Throws when meow changed. */
 export function patchMeowSource(source) {
-  const out = replaceOnce(source, FIND, REPLACE);
+  let out = replaceOnce(source, FIND, REPLACE);
+  for (const [find, replace] of CODE_FRAME)
+    out = out === null ? null : replaceOnce(out, find, replace);
   if (out === null)
     throw new Error(
       "meow's build/dependencies.js is not the one scripts/meowPatch.mjs was written for: re-check the patch",

@@ -20,6 +20,11 @@ describe('the meow patch (scripts/meowPatch.mjs)', () => {
       .split('\n')
       .filter((l) => /\bexecFile\b/.test(l) && !/^(import|\/\/) /.test(l));
     expect(uses).toEqual([]);
+    // @babel/code-frame is loaded where meow frames an error, not at import.
+    expect(source).toMatch(/^var libExports = requireLib\$1\(\);$/m);
+    expect(patched).not.toMatch(/^var libExports = requireLib\$1\(\);$/m);
+    expect(patched).not.toContain('libExports');
+    expect(patched).toContain('return requireLib$1().codeFrameColumns(');
   });
 
   it('refuses a meow it was not written for instead of skipping silently', () => {
