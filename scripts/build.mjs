@@ -5,12 +5,15 @@
 // A bundle starts several hundred milliseconds faster than resolving ink's module
 // graph at run time, which is most of the first-frame budget.
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { appBundlePlugin, cliBundlePlugin } from './appBundle.mjs';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
+import { LAZY_BUILTINS, lazyBuiltinsPlugin } from './lazyBuiltins.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
 import { widthPatchPlugin } from './widthPatch.mjs';
 import { yogaPatchPlugin } from './yogaPatch.mjs';
@@ -61,6 +64,7 @@ const app = await commonJs('app', 'src/tui/run.tsx', [
   widthPatchPlugin(),
 ]);
 const cli = await commonJs('cli', 'src/cli.ts', [
+  lazyBuiltinsPlugin(),
   cliBundlePlugin(),
   meowPatchPlugin(),
   widthPatchPlugin(),
@@ -85,6 +89,7 @@ const bin = await build({
   },
   banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [
+    lazyBuiltinsPlugin(),
     {
       name: 'lookback-bin-lazy-entries',
       setup(b) {
@@ -145,6 +150,30 @@ if (
 for (const file of ['dist/app.cjs', 'dist/cli.cjs'])
   if (/\bimport\(/.test(readFileSync(file, 'utf8')))
     throw new Error(`${file} holds an import(): load it through src/cli/lazy.ts instead`);
+// scripts/lazyBuiltins.mjs: a top-level require() of one of these would load it at every start
+// again. Checked by running the start (`lookback --version` loads both bundles) and asking Node;
+// from a file, since `node -e` itself loads crypto.
+const checkDir = mkdtempSync(join(tmpdir(), 'lookback-build-'));
+const checkFile = join(checkDir, 'start-check.cjs');
+writeFileSync(
+  checkFile,
+  `process.argv = [process.execPath, 'lookback', '--version'];
+process.on('exit', () => {
+  const loaded = process.moduleLoadList.filter((m) => /^NativeModule (${LAZY_BUILTINS.join('|')})$/.test(m));
+  if (loaded.length > 0) { process.stderr.write(loaded.join(', ')); process.exitCode = 3; }
+});
+require(${JSON.stringify(resolve('dist/lookback.cjs'))});
+`,
+);
+const started = spawnSync(process.execPath, [checkFile], {
+  encoding: 'utf8',
+  env: { ...process.env, LOOKBACK_CODE_CACHE: '0' },
+});
+rmSync(checkDir, { recursive: true, force: true });
+if (started.status !== 0)
+  throw new Error(
+    `lookback --version loaded ${started.stderr.trim() || `nothing (exit ${started.status})`} at start: see scripts/lazyBuiltins.mjs`,
+  );
 // dist/lookback.js: the same executable for whoever runs it by its old name (tests, scripts).
 writeFileSync('dist/lookback.js', "#!/usr/bin/env node\nimport './lookback.cjs';\n");
 for (const file of ['dist/lookback.cjs', 'dist/lookback.js']) chmodSync(file, 0o755);

@@ -16,7 +16,7 @@
  * Budgets from spec/TUI.md: first frame ≤ 250 ms; key → frame p50 ≤ 16 ms and
  * p95 ≤ 33 ms; RSS ≤ 150 MB. Every figure is printed, met or not.
  */
-import { WINDOW_MAX_MESSAGES } from '../../src/budgets.js';
+import { WINDOW_MAX_MESSAGES, YOUNG_RETURN_MS } from '../../src/budgets.js';
 import React from 'react';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -50,6 +50,14 @@ const TARGET_RSS_BYTES = 150 * 1024 * 1024;
 const TARGET_PEAK_BYTES = 180 * 1024 * 1024;
 /** Walks through the long conversation, G then PgUp to the top (LOOKBACK_BENCH_MEMORY_REPEATS). */
 const MEMORY_REPEATS = Number(process.env.LOOKBACK_BENCH_MEMORY_REPEATS ?? 10);
+/** When the app has given back its young generation (src/tui/memory.ts), after the last key. */
+const AT_REST_MS = YOUNG_RETURN_MS + 3_000;
+/**
+ * Growth across the walks that fails the bench (exit status 1): the median RSS at rest
+ * of the last three walks against that of walks 2–4 (walk 1 fills the caches; a
+ * median, because one pause in ten can end before V8 gives its young generation back).
+ */
+const GROWTH_MAX_BYTES = 6 * 1024 * 1024;
 
 const FIRST_FRAME_RUNS = Number(process.env.LOOKBACK_BENCH_FIRST_FRAME_RUNS ?? 15);
 /** Keys are spaced so that each one gets its own frame (ink draws at most maxFps times a second). */
@@ -746,9 +754,12 @@ async function processMemory(
     };
     const first1 = await walk();
     const scrolled = memoryOf(pid);
-    // The app collects its garbage once the keys stop (src/tui/memory.ts).
+    // The app collects its garbage once the keys stop, and again once V8 gives back its young generation (src/tui/memory.ts).
     await sleep(2_500);
     const rested = memoryOf(pid);
+    await sleep(AT_REST_MS - 2_500);
+    const atRest = memoryOf(pid);
+    const restLabel = `RSS ${(AT_REST_MS / 1000).toFixed(1)} s after it (young generation given back)`;
     line(['RSS at the first frame', mb(first.rss), '', ok(first.rss <= TARGET_RSS_BYTES)]);
     line(['RSS idle (Recent fully loaded)', mb(idle.rss), '', ok(idle.rss <= TARGET_RSS_BYTES)]);
     line([
@@ -764,6 +775,7 @@ async function processMemory(
       ok(scrolled.rss <= TARGET_RSS_BYTES),
     ]);
     line(['RSS 2.5 s after the last key', mb(rested.rss), '', ok(rested.rss <= TARGET_RSS_BYTES)]);
+    line([restLabel, mb(atRest.rss), '', ok(atRest.rss <= TARGET_RSS_BYTES)]);
     const split = rssSplit(pid);
     if (split)
       line(['  of it anonymous (V8 heaps, malloc) / file-backed', mb(split.anon), mb(split.file)]);
@@ -774,7 +786,7 @@ async function processMemory(
       ok(scrolled.peak <= TARGET_PEAK_BYTES),
     ]);
     // The same walk again (G to the end, PgUp to the top): a day-long session must not grow.
-    const after: number[] = [rested.rss];
+    const after: number[] = [atRest.rss];
     for (let r = 2; r <= MEMORY_REPEATS; r++) {
       mark = app.out.length;
       app.send('G');
@@ -783,26 +795,41 @@ async function processMemory(
       const end = memoryOf(pid);
       await sleep(2_500);
       const rest = memoryOf(pid);
-      after.push(rest.rss);
+      await sleep(AT_REST_MS - 2_500);
+      const still = memoryOf(pid);
+      after.push(still.rss);
       line([
-        `  walk ${r}: after ${w.pages} PgUp (${(w.ms / 1000).toFixed(1)} s) / 2.5 s later / peak`,
+        `  walk ${r}: after ${w.pages} PgUp (${(w.ms / 1000).toFixed(1)} s) / 2.5 s / ${(AT_REST_MS / 1000).toFixed(1)} s later / peak`,
         mb(end.rss),
         mb(rest.rss),
-        mb(rest.peak),
+        mb(still.rss),
+        mb(still.peak),
       ]);
     }
     if (after.length > 1) {
       line([
-        `RSS 2.5 s after each of ${after.length} walks (MB)`,
+        `RSS ${(AT_REST_MS / 1000).toFixed(1)} s after each of ${after.length} walks (MB)`,
         after.map((x) => (x / 1048576).toFixed(0)).join(' '),
       ]);
       const peak = memoryOf(pid).peak;
       line([
-        `RSS after walk ${after.length} − after walk 2 / peak of all walks`,
-        mb(after[after.length - 1]! - after[1]!),
+        `peak of all walks`,
         mb(peak),
+        '',
         ok(peak <= TARGET_PEAK_BYTES && after.every((x) => x <= TARGET_RSS_BYTES)),
       ]);
+    }
+    if (after.length >= 5) {
+      const growth = median(after.slice(-3)) - median(after.slice(1, 4));
+      const grew = growth > GROWTH_MAX_BYTES;
+      line([
+        `growth: median of the last 3 walks − of walks 2–4 (fails above ${mb(GROWTH_MAX_BYTES)})`,
+        mb(growth),
+        '',
+        grew ? 'FAIL' : 'ok',
+      ]);
+      // Timings are not tests, but growth is: a day-long session must not grow.
+      if (grew) process.exitCode = 1;
     }
   } finally {
     await app.quit();

@@ -2,7 +2,8 @@
  * `npm run bench`: speed figures on generated stores of 200,000+ messages.
  * In-process medians with a warm cache, the raw SQLite time for the same query
  * beside each, and the wall time of a whole `lookback search --json` process.
- * Prints figures; asserts nothing (timings are not tests).
+ * Prints figures; asserts nothing (timings are not tests) but memory growth across
+ * repeated walks in the app (section memory: exit status 1).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

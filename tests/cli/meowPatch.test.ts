@@ -13,6 +13,18 @@ describe('the meow patch (scripts/meowPatch.mjs)', () => {
     const patched = patchMeowSource(source);
     expect(patched).not.toMatch(/^var normalizeExports = requireNormalize\(\);$/m);
     expect(patched).toContain('requireNormalize()');
+    // The dead `promisify(execFile);` (child_process at every start) is gone, and nothing else uses execFile.
+    expect(source).toMatch(/^promisify\(execFile\);$/m);
+    expect(patched).not.toMatch(/^promisify\(execFile\);$/m);
+    const uses = patched
+      .split('\n')
+      .filter((l) => /\bexecFile\b/.test(l) && !/^(import|\/\/) /.test(l));
+    expect(uses).toEqual([]);
+    // @babel/code-frame is loaded where meow frames an error, not at import.
+    expect(source).toMatch(/^var libExports = requireLib\$1\(\);$/m);
+    expect(patched).not.toMatch(/^var libExports = requireLib\$1\(\);$/m);
+    expect(patched).not.toContain('libExports');
+    expect(patched).toContain('return requireLib$1().codeFrameColumns(');
   });
 
   it('refuses a meow it was not written for instead of skipping silently', () => {
