@@ -30,12 +30,17 @@ export function storeKey(store: Store): string {
   return `hermes:${resolve(store.path)}`;
 }
 
-/** Embeds the store's messages that have no vector yet; returns the last progress. */
+/**
+ * Embeds the store's messages that have no vector yet; returns the last
+ * progress. With `until` (a performance.now() time) it stops after the page
+ * that passes it, at least one page done: `done < total` then says how far it got.
+ */
 export async function embedStore(
   store: Store,
   vdb: VectorDb,
   embedder: Embedder,
   onProgress: (p: EmbedProgress) => void = () => {},
+  until = Infinity,
 ): Promise<EmbedProgress> {
   const key = storeKey(store);
   const fp = embedder.fingerprint;
@@ -79,6 +84,7 @@ export async function embedStore(
         .stmt(`SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`)
         .all(JSON.stringify(ids.slice(i, i + PAGE))) as { id: number; content: string }[];
       await embedTexts(rows.map((r) => canonical(r.content)));
+      if (performance.now() >= until) return progress();
     }
   }
   async function embedTexts(texts: string[]): Promise<void> {
@@ -118,6 +124,7 @@ export async function embedStore(
     after = rows.at(-1)!.id;
     done += rows.length;
     onProgress(progress());
+    if (performance.now() >= until) break;
   }
   return progress();
 }
