@@ -24,7 +24,8 @@ export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
 
 export interface SemanticOptions {
   mode: Exclude<SearchMode, 'lexical'>;
-  embedder: string;
+  /** A spec (opened once per process) or an embedder already open (the library, the benchmark). */
+  embedder: string | Embedder;
   limit: number;
   all?: boolean;
   /** vectors.db; default in lookback's cache folder. */
@@ -83,11 +84,12 @@ export async function semanticSearch(
   const q = query.trim();
   const lexical = (n: number) => discover(store, q, { limit: n, views: false, relaxed: true });
   let hits: ReturnType<typeof semanticConversations>;
-  let model = opts.embedder;
+  let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
   let coverage: Coverage = { embedded: 0, messages: 0 };
   const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
   try {
-    const embedder = await embedderFor(opts.embedder);
+    const embedder =
+      typeof opts.embedder === 'string' ? await embedderFor(opts.embedder) : opts.embedder;
     model = embedder.id;
     // Embed what is new for a while, then answer from the vectors there are.
     const budget = opts.embedBudgetMs ?? embedBudget() ?? SEARCH_EMBED_BUDGET_MS;

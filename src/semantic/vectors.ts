@@ -69,7 +69,8 @@ export class VectorDb {
       CREATE TABLE IF NOT EXISTS units (
         store TEXT NOT NULL, message_id INTEGER NOT NULL, session_id TEXT NOT NULL, hash BLOB NOT NULL,
         PRIMARY KEY (store, message_id)) WITHOUT ROWID;`);
-    this.db.pragma(`user_version = ${LAYOUT}`);
+    // Only when it differs: a write on every open would change the file a warm search checks.
+    if (layout !== LAYOUT) this.db.pragma(`user_version = ${LAYOUT}`);
   }
   /** Layout 1 (float32 BLOBs) to int8 and a scale, row by row in one transaction. */
   private upgrade(): void {
@@ -107,6 +108,13 @@ export class VectorDb {
       (this.db.prepare(`SELECT max(message_id) FROM units WHERE store = ?`).pluck().get(store) as
         number | null) ?? 0
     );
+  }
+  /** Messages of `store` linked to a text hash (each has a vector, or had one of another model). */
+  unitCount(store: string): number {
+    return this.db
+      .prepare(`SELECT count(*) FROM units WHERE store = ?`)
+      .pluck()
+      .get(store) as number;
   }
   hasVector(fingerprint: string, hash: Buffer): boolean {
     return (
