@@ -164,6 +164,14 @@ export const INDEX_EVERY_MS = 800;
 
 // ---- The doors: command line, MCP server, anchors, export ----
 
+/**
+ * A semantic or hybrid search embeds what is new for at most this long, then
+ * answers from the vectors there are and says how many messages they cover;
+ * the next search goes on where this one stopped (a first search over a big
+ * store would otherwise wait minutes: cass#347). At least one page is embedded.
+ */
+export const SEARCH_EMBED_BUDGET_MS = 1_500;
+
 /** The agent tool's limits: 3 conversations unless asked, never more than 10. */
 export const MCP_LIMIT_DEFAULT = 3;
 /** ...and never more than 10, as the agent's tool caps it. */

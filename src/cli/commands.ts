@@ -229,7 +229,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
         throw new UsageError(`MESSAGE_ID must be a whole number, not "${call.target.around}"`);
     const payload =
       call.shape === 'discover' && semantic
-        ? await semanticAnswer(call, set.sources, semantic)
+        ? await semanticAnswer(call, set.sources, semantic, Boolean(flags.json))
         : answer(call, set);
     for (const s of set.sources)
       for (const w of s.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
@@ -332,11 +332,19 @@ function semanticFlags(
   return { mode, embedder };
 }
 
+/** A 24-cell bar for a share 0..1 and its percentage, as the indexing bar draws it. */
+function bar(share: number): string {
+  const frac = Math.min(1, Math.max(0, share));
+  const full = Math.round(frac * 24);
+  return `${'█'.repeat(full)}${'░'.repeat(24 - full)} ${String(Math.round(frac * 100)).padStart(3)}%`;
+}
+
 /** The semantic or hybrid answer over the one Hermes store the flags name. */
 async function semanticAnswer(
   call: Extract<Call, { shape: 'discover' }>,
   sources: ReturnType<typeof chooseSources>['sources'],
   semantic: { mode: 'semantic' | 'hybrid'; embedder: string },
+  json: boolean,
 ): Promise<Record<string, Json>> {
   const { semanticSearch } = await lazy.semantic();
   // By kind, not instanceof: the lazy module is another bundle's copy of the classes.
@@ -348,7 +356,7 @@ async function semanticAnswer(
   // Embedding progress on a terminal only, one line redrawn (stdout stays the answer).
   let drawn = false;
   try {
-    return await semanticSearch(hermes[0]!.store, call.query, {
+    const out = await semanticSearch(hermes[0]!.store, call.query, {
       mode: semantic.mode,
       embedder: semantic.embedder,
       limit: call.limit,
@@ -357,10 +365,16 @@ async function semanticAnswer(
         if (!process.stderr.isTTY) return;
         drawn = true;
         process.stderr.write(
-          `\r\u001b[2Kembedding ${p.done}/${p.total} messages (${p.embedded} new, ${Math.round(p.docsPerSecond)}/s) with ${sanitizeLine(p.model)}`,
+          `\r\u001b[2Kembedding ${bar(p.done / Math.max(1, p.total))} ${p.done}/${p.total} messages (${p.embedded} new, ${Math.round(p.docsPerSecond)}/s) with ${sanitizeLine(p.model)}`,
         );
       },
     });
+    // Part of the store embedded: said on stderr too (the JSON has it as embedding_note).
+    if (drawn) process.stderr.write('\r\u001b[2K');
+    drawn = false;
+    if (!json && typeof out.embedding_note === 'string')
+      process.stderr.write(`lookback: note: ${sanitizeLine(out.embedding_note)}\n`);
+    return out;
   } finally {
     if (drawn) process.stderr.write('\r\u001b[2K');
   }

@@ -239,7 +239,7 @@ ${STORE}
 `,
   mcp: `
   Usage
-    $ lookback mcp [--db PATH | --profile NAME | --demo]
+    $ lookback mcp [--db PATH | --profile NAME | --demo] [--embedder SPEC]
 
   Serves recall tools to any agent over MCP on stdio (or Streamable HTTP
   with --http): session_search (the Hermes agent's own tool), list_sessions,
@@ -248,6 +248,9 @@ ${STORE}
 
   Options
 ${STORE}
+    --embedder SPEC  the model for session_search mode="semantic"|"hybrid"
+                     (or LOOKBACK_EMBEDDER): model2vec:DIR, onnx:DIR,
+                     ollama:MODEL[@URL] or openai:MODEL@BASE_URL
 `,
 };
 

@@ -149,6 +149,8 @@ export interface Sources {
   warn?: (line: string) => void;
   /** The server was started on one store (--db, --profile, --demo): it alone is the default, as on the command line. */
   narrowed?: boolean;
+  /** The embedding model a search by meaning uses (--embedder or LOOKBACK_EMBEDDER); none: lexical only. */
+  embedder?: string;
 }
 
 /**

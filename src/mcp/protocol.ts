@@ -17,7 +17,7 @@ import { UsageError } from '../recall/usage.js';
 import { StoreError } from '../store/errors.js';
 import type { Json } from '../store/recall.js';
 import { ToolError, type Sources } from './call.js';
-import { findTool, TOOLS, type AnyTool } from './tools.js';
+import { findTool, TOOLS, type AnyTool, type ToolAnswer } from './tools.js';
 import { oneLine } from './wire.js';
 import { LIST_TTL_MS } from '../budgets.js';
 
@@ -44,7 +44,11 @@ function fail(message: string): CallToolResult {
  * revisions say); bad arguments and store problems are tool errors the model
  * reads and corrects (2025-11-25 and 2026-07-28 both ask for that).
  */
-export function callTool(name: string, raw: unknown, from: Sources): CallToolResult {
+export function callTool(
+  name: string,
+  raw: unknown,
+  from: Sources,
+): CallToolResult | Promise<CallToolResult> {
   const tool = findTool(name);
   if (!tool)
     throw new ProtocolError(
@@ -54,15 +58,34 @@ export function callTool(name: string, raw: unknown, from: Sources): CallToolRes
   return runTool(tool, raw, from);
 }
 
-function runTool(tool: AnyTool, raw: unknown, from: Sources): CallToolResult {
+/** Every call is answered synchronously but a search by meaning, which awaits its model. */
+function runTool(
+  tool: AnyTool,
+  raw: unknown,
+  from: Sources,
+): CallToolResult | Promise<CallToolResult> {
   try {
     const answer = tool.call(raw, from);
-    return answer.ok ? ok(answer.payload) : fail(answer.error);
+    return answer instanceof Promise ? answer.then(settle, caught) : settle(answer);
   } catch (err) {
-    if (err instanceof StoreError || err instanceof ToolError || err instanceof UsageError)
-      return fail(err.message);
-    return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
+    return caught(err);
   }
+}
+
+function settle(answer: ToolAnswer): CallToolResult {
+  return answer.ok ? ok(answer.payload) : fail(answer.error);
+}
+
+function caught(err: unknown): CallToolResult {
+  // An embedder's failure (EmbedError) is one line the model can act on, as a store's is.
+  if (
+    err instanceof StoreError ||
+    err instanceof ToolError ||
+    err instanceof UsageError ||
+    (err as Error)?.name === 'EmbedError'
+  )
+    return fail((err as Error).message);
+  return fail(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
 }
 
 function listing(tool: AnyTool): Tool {

@@ -87,11 +87,14 @@ export async function runMcp(flags: Flags, httpAddress?: string): Promise<number
     return chooseStoreOnDisk({ profile });
   };
   const warn = (w: string) => process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
+  // The model for mode="semantic"|"hybrid", checked when a call uses it (a bad spec is that call's error).
+  const embedder = (flags.embedder ?? process.env.LOOKBACK_EMBEDDER)?.trim();
   const from: Sources = {
     stores: new StoreRegistry(locate, undefined, warn),
     agents: new AgentIndex(warn),
     warn,
     narrowed: Boolean(flags.db || flags.profile || flags.demo),
+    ...(embedder ? { embedder } : {}),
   };
   if (flags.http) {
     const { serveHttp } = await import('./http.js');

@@ -12,7 +12,7 @@ export const TOOL_NAME = 'session_search';
 
 export const DESCRIPTION = `Recall past AI-agent sessions (the Hermes agent's local session store, read-only) or scroll inside one. Full-text search over every message; no LLM calls, every answer is the stored messages themselves, as JSON.
 
-CALLING SHAPES (chosen by which arguments you pass; there is no mode argument)
+CALLING SHAPES (chosen by which arguments you pass)
 
   1) DISCOVER: pass \`query\`.
      session_search(query="billing migration", limit=3)
@@ -43,6 +43,10 @@ ANCHORS PASTED BY THE USER
 OTHER AGENTS
 
   Without agent, every history on this machine answers: the Hermes store and every other agent whose history is here (Claude Code, Codex, Gemini CLI, opencode, PraisonAI, Qwen Code, Kimi CLI, GitHub Copilot CLI, Aider, Crush, Goose); each result names its agent once others are present. Pass agent="hermes", "claude", "codex", "gemini", "opencode", "praisonai", "qwen", "kimi", "copilot", "aider", "crush" or "goose" to read one history only. Other agents' message ids may be strings: pass them back as around_message_id unchanged.
+
+SEARCH BY MEANING (opt-in)
+
+  mode="semantic" finds conversations by meaning with the embedding model the server was started with (lookback mcp --embedder SPEC, or LOOKBACK_EMBEDDER); mode="hybrid" lists the conversations with every word first, then fuses the closest by words and by meaning. Each result says why it matched: "match" ("semantic", "lex+sem", "relaxed"; absent for every word) and score_parts (lexical_rank, semantic_rank, cosine, quality, fused). Both search one Hermes store and take no filters yet; without a model they are refused with a line saying how to configure one. Default: mode="lexical".
 
 QUERY SYNTAX
 
@@ -112,6 +116,13 @@ export const sessionSearchArgs = z
     agent: str(
       "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai, qwen (Qwen Code), kimi (Kimi CLI), copilot (GitHub Copilot CLI), aider, crush, goose or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),
+    // Appended: the arguments before it keep their order (a client's tool hash, a model's cache).
+    mode: z
+      .enum(['lexical', 'semantic', 'hybrid'])
+      .describe(
+        'Discover shape: lexical (default) matches words; semantic and hybrid search by meaning when the server has an embedding model (see SEARCH BY MEANING).',
+      )
+      .optional(),
   })
   .strict();
 

@@ -8,6 +8,7 @@
 import type { Json } from '../store/recall.js';
 import type { Sources } from './call.js';
 import { sessionSearch } from './call.js';
+import { searchByMeaning } from './semantic.js';
 import {
   listTool,
   messagesTool,
@@ -44,7 +45,8 @@ export interface ToolDef<A = unknown> {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   parse: Parse<A>;
-  run: (args: A, from: Sources) => Record<string, Json>;
+  /** Synchronous but for a search by meaning (mode semantic|hybrid), which awaits its model. */
+  run: (args: A, from: Sources) => Record<string, Json> | Promise<Record<string, Json>>;
 }
 
 /** Every answer, success or not, carries `success`; an error adds a one-line `error`. */
@@ -82,7 +84,11 @@ const sessionSearchTool: ToolDef<SessionSearchArgs> = {
     messages: { type: 'array', description: 'scroll and read shapes: the messages, oldest first' },
   }),
   parse: parseToolArgs,
-  run: sessionSearch,
+  // A search by meaning (mode semantic|hybrid) awaits its model; every other call is synchronous.
+  run: (args, from) =>
+    args.mode === 'semantic' || args.mode === 'hybrid'
+      ? searchByMeaning(args, from)
+      : sessionSearch(args, from),
 };
 
 /** Whose conversation an answer is about (every tool but session_search says it). */
@@ -196,13 +202,12 @@ const sessionMessagesTool: ToolDef<Parameters<typeof messagesTool.call>[0]> = {
   run: messagesTool.call,
 };
 
+export type ToolAnswer = { ok: true; payload: Record<string, Json> } | { ok: false; error: string };
+
 /** A tool with its argument type erased: parse and run joined. */
 export interface AnyTool extends Omit<ToolDef, 'parse' | 'run'> {
   /** The answer, or the one-line reason the arguments are wrong; store errors are thrown. */
-  call: (
-    raw: unknown,
-    from: Sources,
-  ) => { ok: true; payload: Record<string, Json> } | { ok: false; error: string };
+  call: (raw: unknown, from: Sources) => ToolAnswer | Promise<ToolAnswer>;
 }
 
 export function defineTool<A>(def: ToolDef<A>): AnyTool {
@@ -211,7 +216,11 @@ export function defineTool<A>(def: ToolDef<A>): AnyTool {
     ...shown,
     call: (raw, from) => {
       const parsed = parse(raw);
-      return parsed.ok ? { ok: true, payload: run(parsed.args, from) } : parsed;
+      if (!parsed.ok) return parsed;
+      const payload = run(parsed.args, from);
+      return payload instanceof Promise
+        ? payload.then((p): ToolAnswer => ({ ok: true, payload: p }))
+        : { ok: true, payload };
     },
   };
 }

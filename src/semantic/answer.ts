@@ -6,6 +6,7 @@
  * says so (`mode_realized`, `fallback_reason`), never silently.
  */
 import { join } from 'node:path';
+import { SEARCH_EMBED_BUDGET_MS } from '../budgets.js';
 import { lookbackCacheDir } from '../paths.js';
 import { sessionMeta } from '../store/lineage.js';
 import type { Json } from '../store/recall.js';
@@ -16,19 +17,39 @@ import { sanitize } from '../text/sanitize.js';
 import { hybrid } from './fuse.js';
 import { embedStore, semanticConversations, storeMatrix, type EmbedProgress } from './hermes.js';
 import { openEmbedder } from './spec.js';
-import { EmbedError } from './types.js';
+import { EmbedError, type Embedder } from './types.js';
 import { VectorDb } from './vectors.js';
 
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
 
 export interface SemanticOptions {
   mode: Exclude<SearchMode, 'lexical'>;
-  embedder: string;
+  /** A spec (opened once per process) or an embedder already open (the library, the benchmark). */
+  embedder: string | Embedder;
   limit: number;
   all?: boolean;
   /** vectors.db; default in lookback's cache folder. */
   vectorsPath?: string;
   onProgress?: (p: EmbedProgress) => void;
+  /** How long to embed new messages before answering (default SEARCH_EMBED_BUDGET_MS). */
+  embedBudgetMs?: number;
+}
+
+/**
+ * Embedders opened in this process, by spec: a long-lived door (the MCP
+ * server) loads its model once and keeps it warm; one that failed to open is
+ * tried again on the next call.
+ */
+const opened = new Map<string, Promise<Embedder>>();
+
+function embedderFor(spec: string): Promise<Embedder> {
+  let e = opened.get(spec);
+  if (!e) {
+    e = openEmbedder(spec);
+    opened.set(spec, e);
+    e.catch(() => opened.delete(spec));
+  }
+  return e;
 }
 
 /** Conversations each leg hands to the fusion (agentsview: max(4×limit, 200) messages for the vector leg). */
@@ -39,6 +60,16 @@ const SNIPPET_CHARS = 200;
 /** claude-history's quality words for a cosine. */
 export function quality(cos: number): string {
   return cos >= 0.85 ? 'strong' : cos >= 0.65 ? 'good' : cos >= 0.35 ? 'fair' : 'weak';
+}
+
+/** LOOKBACK_EMBED_BUDGET_MS: how long a search may embed before it answers; undefined: the default. */
+export function embedBudget(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env.LOOKBACK_EMBED_BUDGET_MS?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0)
+    throw new EmbedError(`LOOKBACK_EMBED_BUDGET_MS must be a number of milliseconds, not "${v}"`);
+  return n;
 }
 
 export function vectorsPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -53,16 +84,19 @@ export async function semanticSearch(
   const q = query.trim();
   const lexical = (n: number) => discover(store, q, { limit: n, views: false, relaxed: true });
   let hits: ReturnType<typeof semanticConversations>;
-  let model = opts.embedder;
-  let coverage = { units: 0, embedded: 0 };
+  let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
+  let coverage: Coverage = { embedded: 0, messages: 0 };
   const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
   try {
-    const embedder = await openEmbedder(opts.embedder);
+    const embedder =
+      typeof opts.embedder === 'string' ? await embedderFor(opts.embedder) : opts.embedder;
     model = embedder.id;
-    await embedStore(store, vdb, embedder, opts.onProgress);
+    // Embed what is new for a while, then answer from the vectors there are.
+    const budget = opts.embedBudgetMs ?? embedBudget() ?? SEARCH_EMBED_BUDGET_MS;
+    const p = await embedStore(store, vdb, embedder, opts.onProgress, performance.now() + budget);
     const [qv] = await embedder.embed([q], 'query');
     const m = storeMatrix(store, vdb, embedder.fingerprint);
-    coverage = { units: m.ids.length, embedded: m.ids.length };
+    coverage = { embedded: Math.min(m.ids.length, p.total), messages: p.total };
     hits = semanticConversations(
       store,
       m,
@@ -140,6 +174,18 @@ export async function semanticSearch(
   return { ...shape(store, q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
 }
 
+/** How many of the store's messages the semantic leg could search. */
+export interface Coverage {
+  embedded: number;
+  messages: number;
+}
+
+/** Said when the semantic leg saw only part of the store: how much, and what happens to the rest. */
+export function coverageNote(c: Coverage): string {
+  const pct = c.messages > 0 ? Math.floor((100 * c.embedded) / c.messages) : 100;
+  return `the semantic leg searched ${c.embedded.toLocaleString('en-US')} of ${c.messages.toLocaleString('en-US')} messages (${pct} %); each search embeds ~${SEARCH_EMBED_BUDGET_MS / 1000} s more; LOOKBACK_EMBED_BUDGET_MS=600000 gives one search ten minutes to embed the rest`;
+}
+
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 interface Row {
@@ -166,7 +212,7 @@ function shape(
   q: string,
   realized: SearchMode,
   model: string,
-  coverage: { units: number; embedded: number },
+  coverage: Coverage,
   rows: readonly Row[],
 ): Record<string, Json> {
   const results = store.read(() =>
@@ -197,7 +243,16 @@ function shape(
     mode: 'discover',
     query: q,
     mode_realized: realized,
-    ...(realized !== 'lexical' ? { embedder: model, vectors: coverage.embedded } : {}),
+    ...(realized !== 'lexical'
+      ? {
+          embedder: model,
+          vectors: coverage.embedded,
+          embedded: { messages: coverage.embedded, of: coverage.messages },
+          ...(coverage.embedded < coverage.messages
+            ? { embedding_note: coverageNote(coverage) }
+            : {}),
+        }
+      : {}),
     results,
     count: results.length,
     ...(results.length === 0 ? { message: 'No matching sessions found.' } : {}),

@@ -4,6 +4,7 @@
  * conversation). One unit per user or assistant message, as cass does; tool
  * output is not embedded.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rootResolver } from '../store/lineage.js';
 import { HIDDEN_SOURCES_SQL } from '../store/sqlParts.js';
@@ -30,33 +31,47 @@ export function storeKey(store: Store): string {
   return `hermes:${resolve(store.path)}`;
 }
 
-/** Embeds the store's messages that have no vector yet; returns the last progress. */
+/** vectors.db, store and fingerprint whose units all have vectors (checked in this process). */
+const missingChecked = new Set<string>();
+
+/**
+ * Embeds the store's messages that have no vector yet; returns the last
+ * progress. With `until` (a performance.now() time) it stops after the page
+ * that passes it, at least one page done: `done < total` then says how far it got.
+ */
 export async function embedStore(
   store: Store,
   vdb: VectorDb,
   embedder: Embedder,
   onProgress: (p: EmbedProgress) => void = () => {},
+  until = Infinity,
 ): Promise<EmbedProgress> {
   const key = storeKey(store);
   const fp = embedder.fingerprint;
   let after = vdb.lastUnit(key);
   const roleSql = `role IN ('user', 'assistant') AND content IS NOT NULL AND content <> ''`;
-  const total = store
-    .stmt(`SELECT count(*) FROM messages WHERE ${roleSql}`)
-    .pluck()
-    .get() as number;
-  let done = store
-    .stmt(`SELECT count(*) FROM messages WHERE ${roleSql} AND id <= ?`)
-    .pluck()
-    .get(after) as number;
-  // Units linked before whose vectors were never made (another embedder, an interrupted pass).
-  const missing = vdb.db
-    .prepare(
-      `SELECT DISTINCT u.hash FROM units u LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash
+  // Counted without reading every message: the units linked (one per message embedded, in
+  // id order) and the messages after the last of them. Counting the store's messages
+  // by role and content read every row, most of a warm search at 100k messages.
+  let done = vdb.unitCount(key);
+  const total =
+    done +
+    (store
+      .stmt(`SELECT count(*) FROM messages WHERE ${roleSql} AND id > ?`)
+      .pluck()
+      .get(after) as number);
+  // Units linked before whose vectors were never made (another embedder's units): looked for
+  // once per process, store and model (a join over every unit; a warm search must not pay it).
+  const checked = `${vdb.path}\n${key}\n${fp}`;
+  const missing = missingChecked.has(checked)
+    ? []
+    : (vdb.db
+        .prepare(
+          `SELECT DISTINCT u.hash FROM units u LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash
        WHERE u.store = ? AND v.hash IS NULL`,
-    )
-    .pluck()
-    .all(fp, key) as Buffer[];
+        )
+        .pluck()
+        .all(fp, key) as Buffer[]);
   const t0 = performance.now();
   let embedded = 0;
   const progress = (): EmbedProgress => ({
@@ -79,8 +94,10 @@ export async function embedStore(
         .stmt(`SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`)
         .all(JSON.stringify(ids.slice(i, i + PAGE))) as { id: number; content: string }[];
       await embedTexts(rows.map((r) => canonical(r.content)));
+      if (performance.now() >= until) return progress();
     }
   }
+  missingChecked.add(checked);
   async function embedTexts(texts: string[]): Promise<void> {
     const todo = new Map<string, Buffer>();
     for (const t of texts) {
@@ -118,21 +135,46 @@ export async function embedStore(
     after = rows.at(-1)!.id;
     done += rows.length;
     onProgress(progress());
+    if (performance.now() >= until) break;
   }
   return progress();
 }
 
-const matrices = new Map<string, { units: number; m: VectorMatrix }>();
+const matrices = new Map<string, { stamp: string; m: VectorMatrix }>();
 
-/** The store's vectors as one matrix, read once per process while the unit count stands. */
+/** vectors.db's size and time and its WAL's size: any write by any process changes it. */
+function fileStamp(path: string): string {
+  const one = (p: string) => {
+    try {
+      const st = statSync(p);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  };
+  // The WAL by size only: opening a connection touches its time, a write grows it.
+  let wal = '-';
+  try {
+    wal = String(statSync(`${path}-wal`).size);
+  } catch {
+    // no WAL: nothing written since the last checkpoint
+  }
+  return `${one(path)}/${wal}`;
+}
+
+/**
+ * The store's vectors as one matrix, read once per process while vectors.db
+ * is unchanged (its stamp, not a count: counting units against vectors is a
+ * join over all of them, most of a warm search's time at 100k messages).
+ */
 export function storeMatrix(store: Store, vdb: VectorDb, fingerprint: string): VectorMatrix {
   const key = storeKey(store);
-  const { embedded } = vdb.coverage(key, fingerprint);
-  const k = `${key}\n${fingerprint}`;
+  const k = `${vdb.path}\n${key}\n${fingerprint}`;
+  const stamp = fileStamp(vdb.path);
   const hit = matrices.get(k);
-  if (hit && hit.units === embedded) return hit.m;
+  if (hit && hit.stamp === stamp) return hit.m;
   const m = vdb.matrix(key, fingerprint);
-  matrices.set(k, { units: embedded, m });
+  matrices.set(k, { stamp, m });
   return m;
 }
 

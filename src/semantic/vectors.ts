@@ -23,19 +23,81 @@ export function textHash(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
+/**
+ * The layout of vectors.db. 2: int8 vectors, each with its scale (1 was
+ * float32; its vectors are quantised in place on open, nothing re-embedded).
+ */
+const LAYOUT = 2;
+
+/**
+ * A unit vector as int8 (x ≈ q × scale), the canonical copy (SEMANTIC.md
+ * §6.4): a quarter of float32's size. Values are spread over ±127 by the
+ * largest component; the scale is chosen so the dequantised vector has unit
+ * length again, so a dot product with a unit query stays a cosine.
+ */
+export function quantise(v: Float32Array): { q: Int8Array; scale: number } {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  const q = new Int8Array(v.length);
+  if (max === 0) return { q, scale: 0 };
+  let s = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = Math.round((v[i]! / max) * 127);
+    q[i] = x;
+    s += x * x;
+  }
+  return { q, scale: 1 / Math.sqrt(s) };
+}
+
 export class VectorDb {
   readonly db: Database.Database;
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
+    const layout = this.db.pragma('user_version', { simple: true }) as number;
+    const hasVectors =
+      this.db
+        .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'`)
+        .get() !== undefined;
+    if (hasVectors && layout < LAYOUT) this.upgrade();
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS vectors (
-        fingerprint TEXT NOT NULL, hash BLOB NOT NULL, dims INTEGER NOT NULL, vec BLOB NOT NULL,
+        fingerprint TEXT NOT NULL, hash BLOB NOT NULL, dims INTEGER NOT NULL,
+        scale REAL NOT NULL, vec BLOB NOT NULL,
         PRIMARY KEY (fingerprint, hash)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS units (
         store TEXT NOT NULL, message_id INTEGER NOT NULL, session_id TEXT NOT NULL, hash BLOB NOT NULL,
         PRIMARY KEY (store, message_id)) WITHOUT ROWID;`);
+    // Only when it differs: a write on every open would change the file a warm search checks.
+    if (layout !== LAYOUT) this.db.pragma(`user_version = ${LAYOUT}`);
+  }
+  /** Layout 1 (float32 BLOBs) to int8 and a scale, row by row in one transaction. */
+  private upgrade(): void {
+    const rows = this.db.prepare(`SELECT fingerprint, hash, dims, vec FROM vectors`).all() as {
+      fingerprint: string;
+      hash: Buffer;
+      dims: number;
+      vec: Buffer;
+    }[];
+    this.db.transaction(() => {
+      this.db.exec(`DROP TABLE vectors;
+        CREATE TABLE vectors (
+          fingerprint TEXT NOT NULL, hash BLOB NOT NULL, dims INTEGER NOT NULL,
+          scale REAL NOT NULL, vec BLOB NOT NULL,
+          PRIMARY KEY (fingerprint, hash)) WITHOUT ROWID;`);
+      const ins = this.db.prepare(
+        `INSERT INTO vectors (fingerprint, hash, dims, scale, vec) VALUES (?, ?, ?, ?, ?)`,
+      );
+      for (const r of rows) {
+        if (r.vec.byteLength !== r.dims * 4) continue;
+        const f = new Float32Array(
+          r.vec.buffer.slice(r.vec.byteOffset, r.vec.byteOffset + r.vec.byteLength),
+        );
+        const { q, scale } = quantise(f);
+        ins.run(r.fingerprint, r.hash, r.dims, scale, Buffer.from(q.buffer));
+      }
+    })();
   }
   close(): void {
     this.db.close();
@@ -46,6 +108,13 @@ export class VectorDb {
       (this.db.prepare(`SELECT max(message_id) FROM units WHERE store = ?`).pluck().get(store) as
         number | null) ?? 0
     );
+  }
+  /** Messages of `store` linked to a text hash (each has a vector, or had one of another model). */
+  unitCount(store: string): number {
+    return this.db
+      .prepare(`SELECT count(*) FROM units WHERE store = ?`)
+      .pluck()
+      .get(store) as number;
   }
   hasVector(fingerprint: string, hash: Buffer): boolean {
     return (
@@ -64,16 +133,13 @@ export class VectorDb {
   }
   addVectors(fingerprint: string, rows: readonly { hash: Buffer; vec: Float32Array }[]): void {
     const ins = this.db.prepare(
-      `INSERT OR REPLACE INTO vectors (fingerprint, hash, dims, vec) VALUES (?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO vectors (fingerprint, hash, dims, scale, vec) VALUES (?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
-      for (const r of rows)
-        ins.run(
-          fingerprint,
-          r.hash,
-          r.vec.length,
-          Buffer.from(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength),
-        );
+      for (const r of rows) {
+        const { q, scale } = quantise(r.vec);
+        ins.run(fingerprint, r.hash, r.vec.length, scale, Buffer.from(q.buffer));
+      }
     })();
   }
   /** Units of `store` and how many of them have a vector of `fingerprint`. */
@@ -86,27 +152,42 @@ export class VectorDb {
       .get(fingerprint, store) as { units: number; embedded: number };
     return r;
   }
-  /** Every embedded unit of `store`: ids, sessions and one matrix, row i for ids[i]. */
+  /** Bytes of the vectors of `fingerprint` (int8 payloads and their scales). */
+  bytes(fingerprint: string): number {
+    return (
+      (this.db
+        .prepare(`SELECT sum(length(vec)) + 8 * count(*) FROM vectors WHERE fingerprint = ?`)
+        .pluck()
+        .get(fingerprint) as number | null) ?? 0
+    );
+  }
+  /** Every embedded unit of `store`: ids, sessions and one int8 matrix, row i for ids[i]. */
   matrix(store: string, fingerprint: string): VectorMatrix {
     const rows = this.db
       .prepare(
-        `SELECT u.message_id AS id, u.session_id AS sid, v.dims AS dims, v.vec AS vec FROM units u
-         JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash WHERE u.store = ? ORDER BY u.message_id`,
+        `SELECT u.message_id AS id, u.session_id AS sid, v.dims AS dims, v.scale AS scale, v.vec AS vec
+         FROM units u JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash
+         WHERE u.store = ? ORDER BY u.message_id`,
       )
-      .all(fingerprint, store) as { id: number; sid: string; dims: number; vec: Buffer }[];
+      .all(fingerprint, store) as {
+      id: number;
+      sid: string;
+      dims: number;
+      scale: number;
+      vec: Buffer;
+    }[];
     const dims = rows[0]?.dims ?? 0;
-    const data = new Float32Array(rows.length * dims);
+    const data = new Int8Array(rows.length * dims);
+    const scales = new Float32Array(rows.length);
     const ids = new Float64Array(rows.length);
     const sessions: string[] = [];
     rows.forEach((r, i) => {
-      data.set(
-        new Float32Array(r.vec.buffer.slice(r.vec.byteOffset, r.vec.byteOffset + r.vec.byteLength)),
-        i * dims,
-      );
+      data.set(new Int8Array(r.vec.buffer, r.vec.byteOffset, r.vec.byteLength), i * dims);
+      scales[i] = r.scale;
       ids[i] = r.id;
       sessions.push(r.sid);
     });
-    return { dims, ids, sessions, data };
+    return { dims, ids, sessions, data, scales };
   }
 }
 
@@ -114,11 +195,13 @@ export interface VectorMatrix {
   dims: number;
   ids: Float64Array;
   sessions: string[];
-  data: Float32Array;
+  /** Row i is `data[i*dims .. (i+1)*dims]` × `scales[i]`. */
+  data: Int8Array;
+  scales: Float32Array;
 }
 
 /** Row `o..o+dims` of `data` dotted with `q`, four lanes at a time (V8 keeps them in registers). */
-function dot(data: Float32Array, o: number, q: Float32Array, dims: number): number {
+function dot(data: Int8Array, o: number, q: Float32Array, dims: number): number {
   let a = 0;
   let b = 0;
   let c = 0;
@@ -140,14 +223,14 @@ export function nearest(
   q: Float32Array,
   k: number,
 ): { row: number; cos: number }[] {
-  const { dims, data } = m;
+  const { dims, data, scales } = m;
   const n = m.ids.length;
   if (q.length !== dims) return [];
   // A bounded min-heap would be faster at large k; k is small next to n.
   const top: { row: number; cos: number }[] = [];
   let floor = -Infinity;
   for (let r = 0; r < n; r++) {
-    const s = dot(data, r * dims, q, dims);
+    const s = dot(data, r * dims, q, dims) * scales[r]!;
     if (top.length < k) {
       top.push({ row: r, cos: s });
       if (top.length === k) {

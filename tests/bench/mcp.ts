@@ -47,6 +47,8 @@ interface Op {
 /** One call in-process: the registry's own parse and run, as the server dispatches it. */
 function runTool(name: string, args: Record<string, unknown>, from: Sources) {
   const r = findTool(name)!.call(args, from);
+  // The lexical calls timed here are answered synchronously (only a search by meaning awaits).
+  if (r instanceof Promise) throw new Error(`${name} answered asynchronously`);
   if (!r.ok) throw new Error(r.error);
   if (r.payload.success === false) throw new Error(String(r.payload.error));
   return r.payload;

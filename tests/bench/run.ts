@@ -19,6 +19,7 @@ import { benchApp } from './app.js';
 import { benchMcp } from './mcp.js';
 import { benchOpencodeEvents } from './opencodeEvents.js';
 import { benchPostgres } from './postgres.js';
+import { benchSemantic } from './semantic.js';
 import { benchSsh } from './ssh.js';
 import { fmt, median, row } from './stats.js';
 
@@ -28,7 +29,7 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-/** Sections to run, comma-separated (store, first, keys, memory, agents, opencode, mcp, postgres, ssh); all but agents, postgres and ssh by default. */
+/** Sections to run, comma-separated (store, first, keys, memory, agents, opencode, mcp, postgres, ssh, semantic); all but agents, opencode, postgres, ssh and semantic by default. */
 const ONLY = new Set((process.env.LOOKBACK_BENCH_ONLY ?? 'store,first,keys,memory,mcp').split(','));
 
 function time(fn: () => unknown, runs = RUNS): number {
@@ -198,3 +199,5 @@ if (ONLY.has('opencode')) benchOpencodeEvents(BENCH_DIR);
 if (ONLY.has('mcp')) await benchMcp({ root: ROOT, store: storeFor(30), runs: RUNS });
 if (ONLY.has('postgres')) await benchPostgres({ store: storeFor(30), dir: BENCH_DIR, runs: RUNS });
 if (ONLY.has('ssh')) await benchSsh();
+// Semantic search's vector scan and warm hybrid (LOOKBACK_BENCH_ONLY=semantic; not in the default set).
+if (ONLY.has('semantic')) await benchSemantic(BENCH_DIR, RUNS);

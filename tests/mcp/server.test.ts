@@ -113,7 +113,9 @@ describe('the handshake', () => {
       'profile',
       'host',
       'agent',
+      'mode',
     ]);
+    expect(props.mode!.enum).toEqual(['lexical', 'semantic', 'hybrid']);
     expect(props.around_message_id).toMatchObject({
       anyOf: [{ type: 'integer' }, { type: 'string' }],
     });

@@ -20,6 +20,7 @@ import { buildHome, hashTree } from '../agents/samples.js';
 import { lookback } from '../helpers/cli.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { call, startServer, type Server } from '../mcp/client.js';
+import { writeTinyModel } from '../semantic/tinyModel.js';
 
 type Obj = Record<string, unknown>;
 
@@ -41,6 +42,8 @@ beforeAll(async () => {
     XDG_CACHE_HOME: join(dir, 'cache'),
     XDG_DATA_HOME: '',
     XDG_CONFIG_HOME: '',
+    // The model a search by meaning uses, at both doors (tests/mcp/semantic.test.ts has the rest).
+    LOOKBACK_EMBEDDER: `model2vec:${writeTinyModel(join(dir, 'model'))}`,
   };
   before = sources();
   server = await startServer([], env);
@@ -101,6 +104,36 @@ describe('one question, four doors', () => {
     const times = (fromCli.results as Obj[]).map((r) => Number(r.last_active));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(new Set((fromCli.results as Obj[]).map((r) => r.agent)).size).toBeGreaterThan(1);
+  });
+
+  it('search by meaning: the same answer from CLI and MCP; over every source refused alike', async () => {
+    for (const mode of ['semantic', 'hybrid']) {
+      const c = cli([
+        'search',
+        'payment gateway',
+        '--agent',
+        'hermes',
+        '--mode',
+        mode,
+        '--limit',
+        '3',
+      ]);
+      expect(c.code, c.stderr).toBe(0);
+      const m = await call(server, { query: 'payment gateway', agent: 'hermes', mode, limit: 3 });
+      expect(m.json).toEqual(c.json());
+      expect(m.json.mode_realized).toBe(mode);
+    }
+    // Without agent every history answers, and the other agents' index has no vectors yet.
+    const c = lookback(['search', 'payment', '--mode', 'semantic'], env);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(
+      /^lookback: --mode semantic searches one Hermes store: .*no vectors yet\)\n/,
+    );
+    const m = await call(server, { query: 'payment', mode: 'semantic' });
+    expect(m.isError).toBe(true);
+    expect(String(m.json.error)).toMatch(
+      /^mode "semantic" searches one Hermes store: .*no vectors yet$/,
+    );
   });
 
   it('scroll and read take every anchor form at every door', async () => {

@@ -12,10 +12,15 @@ import { lookback } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { writeTinyModel } from './tinyModel.js';
 
-function setup(): { db: string; model: string; env: NodeJS.ProcessEnv; needle: string } {
+function setup(sessions = 20): {
+  db: string;
+  model: string;
+  env: NodeJS.ProcessEnv;
+  needle: string;
+} {
   const dir = tempDir();
   const db = join(dir, 'state.db');
-  generateStore(db, { layout: 30, sessions: 20, seed: 5 });
+  generateStore(db, { layout: 30, sessions, seed: 5 });
   const w = new Database(db);
   const needle = insertSession(w, { source: 'cli', title: 'pets' });
   insertMessage(w, { session_id: needle, role: 'user', content: 'cat dog cat dog' });
@@ -123,6 +128,44 @@ describe('search --mode', () => {
     } finally {
       serverProc.kill();
     }
+  });
+
+  it('answers from what is embedded and says how much: each search embeds one more page', () => {
+    const s = setup(80);
+    const total = (() => {
+      const db = new Database(s.db, { readonly: true });
+      try {
+        return db
+          .prepare(
+            `SELECT count(*) FROM messages WHERE role IN ('user','assistant') AND content IS NOT NULL AND content <> ''`,
+          )
+          .pluck()
+          .get() as number;
+      } finally {
+        db.close();
+      }
+    })();
+    expect(total).toBeGreaterThan(1024);
+    const env = { ...s.env, LOOKBACK_EMBED_BUDGET_MS: '0' };
+    const args = ['search', 'Dog cat', '--db', s.db, '--mode', 'semantic'];
+    const first = lookback([...args, '--embedder', `model2vec:${s.model}`, '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const a = first.json();
+    // A budget of 0: one page of 512 messages, then the answer from those.
+    expect(a.embedded).toEqual({ messages: 512, of: total });
+    expect(a.vectors).toBe(512);
+    expect(a.embedding_note).toBe(
+      `the semantic leg searched 512 of ${total.toLocaleString('en-US')} messages (${Math.floor((100 * 512) / total)} %); each search embeds ~1.5 s more; LOOKBACK_EMBED_BUDGET_MS=600000 gives one search ten minutes to embed the rest`,
+    );
+    // Text output: the same note on stderr, once.
+    const text = lookback([...args, '--embedder', `model2vec:${s.model}`], env);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain(`lookback: note: the semantic leg searched 1,024 of`);
+    // The default budget embeds the rest: the whole store, no note.
+    const rest = lookback([...args, '--embedder', `model2vec:${s.model}`, '--json'], s.env).json();
+    expect(rest.embedded).toEqual({ messages: total, of: total });
+    expect(rest.embedding_note).toBeUndefined();
+    expect((rest.results as Record<string, unknown>[])[0]!.session_id).toBe(s.needle);
   });
 
   it('usage mistakes are one line and exit 2', () => {

@@ -11,7 +11,7 @@ import { generateStore } from '../../src/demo/generate.js';
 import { HYBRID_K, SEMANTIC_WEIGHT, hybrid, rrf } from '../../src/semantic/fuse.js';
 import { embedStore, semanticConversations, storeMatrix } from '../../src/semantic/hermes.js';
 import { Model2Vec } from '../../src/semantic/model2vec.js';
-import { VectorDb, nearest } from '../../src/semantic/vectors.js';
+import { VectorDb, nearest, quantise } from '../../src/semantic/vectors.js';
 import { Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { writeTinyModel } from './tinyModel.js';
@@ -62,7 +62,7 @@ describe('vectors.db and the semantic leg', () => {
     }
   });
 
-  it('nearest() is the brute-force top k, best first', () => {
+  it('nearest() is the brute-force top k over int8 rows, best first', () => {
     const dims = 3;
     const rows = [
       [1, 0, 0],
@@ -70,16 +70,58 @@ describe('vectors.db and the semantic leg', () => {
       [0.6, 0.8, 0],
       [0, 0, 1],
       [0.8, 0.6, 0],
-    ];
+    ].map((r) => quantise(Float32Array.from(r)));
     const m = {
       dims,
       ids: Float64Array.from(rows.map((_, i) => i + 10)),
       sessions: rows.map((_, i) => `s${i}`),
-      data: Float32Array.from(rows.flat()),
+      data: Int8Array.from(rows.flatMap((r) => [...r.q])),
+      scales: Float32Array.from(rows.map((r) => r.scale)),
     };
     const top = nearest(m, Float32Array.from([1, 0, 0]), 3);
     expect(top.map((t) => t.row)).toEqual([0, 4, 2]);
-    expect(top[1]!.cos).toBeCloseTo(0.8, 6);
+    expect(top[1]!.cos).toBeCloseTo(0.8, 2);
+  });
+
+  it('int8 keeps the cosine within 0.01 and upgrades a float32 vectors.db in place', () => {
+    let seed = 7;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5;
+    const unit = (n: number): Float32Array => {
+      const v = Float32Array.from({ length: n }, rnd);
+      const l = Math.hypot(...v);
+      return v.map((x) => x / l);
+    };
+    for (let t = 0; t < 50; t++) {
+      const a = unit(256);
+      const b = unit(256);
+      const exact = a.reduce((s, x, i) => s + x * b[i]!, 0);
+      const { q, scale } = quantise(b);
+      const approx = a.reduce((s, x, i) => s + x * q[i]!, 0) * scale;
+      expect(Math.abs(approx - exact)).toBeLessThan(0.01);
+      expect(Math.abs(q.reduce((s, x) => s + x * x, 0) * scale * scale - 1)).toBeLessThan(1e-6);
+    }
+    // A layout-1 file (float32 BLOBs, no scale): quantised on open, its units kept.
+    const path = join(tempDir(), 'vectors.db');
+    const old = new Database(path);
+    const v = unit(8);
+    old.exec(`CREATE TABLE vectors (fingerprint TEXT NOT NULL, hash BLOB NOT NULL, dims INTEGER NOT NULL,
+      vec BLOB NOT NULL, PRIMARY KEY (fingerprint, hash)) WITHOUT ROWID;
+      CREATE TABLE units (store TEXT NOT NULL, message_id INTEGER NOT NULL, session_id TEXT NOT NULL,
+      hash BLOB NOT NULL, PRIMARY KEY (store, message_id)) WITHOUT ROWID;`);
+    const h = Buffer.alloc(32, 1);
+    old.prepare(`INSERT INTO vectors VALUES ('fp', ?, 8, ?)`).run(h, Buffer.from(v.buffer));
+    old.prepare(`INSERT INTO units VALUES ('s', 1, 'sess', ?)`).run(h);
+    old.close();
+    const vdb = new VectorDb(path);
+    try {
+      const m = vdb.matrix('s', 'fp');
+      expect(m.data).toBeInstanceOf(Int8Array);
+      expect(m.data.length).toBe(8);
+      expect(nearest(m, v, 1)[0]!.cos).toBeCloseTo(1, 3);
+      expect(vdb.bytes('fp')).toBe(8 + 8);
+    } finally {
+      vdb.close();
+    }
   });
 
   it('RRF sums 1/(60+rank); hybrid keeps exact hits first', () => {
