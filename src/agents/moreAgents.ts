@@ -19,7 +19,7 @@ import type { LineParser, ParseContext } from './parsers/types.js';
 /** A new version re-parses every file of that agent from the start. */
 export const MORE_PARSER_VERSION: Record<MoreAgent, number> = {
   qwen: 1,
-  kimi: 1,
+  kimi: 2,
   copilot: 1,
   aider: 1,
   crush: 1,

@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -35,6 +36,7 @@ import {
   copilotPath,
   crushDbPath,
   gooseDbPath,
+  kimiDir,
   qwenPath,
 } from './moreSamples.js';
 import { exactCount } from '../helpers/exact.js';
@@ -358,6 +360,86 @@ describe('incremental passes over the §9 formats', () => {
       match_message_id: 'cm-4',
     });
     expect(exactCount(run(['search', 'compare as a row value', '--agent', 'crush']))).toBe(0);
+  });
+
+  it('Kimi: what a compaction rotated aside stays; what a D-Mail revert took back is rewound', () => {
+    const dir = kimiDir(home);
+    const ctx = join(dir, 'context.jsonl');
+    const jl = (recs: Obj[]) => recs.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const kept = {
+      role: 'assistant',
+      content: 'Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
+    };
+    // A compaction (kimisoul.compact_context): clear() rotates the file to context_1.jsonl,
+    // then the system prompt, a checkpoint, the summary and the preserved last turn.
+    renameSync(ctx, join(dir, 'context_1.jsonl'));
+    writeFileSync(
+      ctx,
+      jl([
+        { role: '_system_prompt', content: 'You are Kimi CLI…' },
+        { role: '_checkpoint', id: 0 },
+        { role: 'user', content: 'Previous context summary: refunds now use Decimal.' },
+        kept,
+        { role: '_checkpoint', id: 1 },
+        { role: 'user', content: 'now make the quarterly export use it too' },
+        {
+          role: 'assistant',
+          content: 'kimi_dmail_wrong: the quarterly export has its own float path',
+        },
+      ]),
+    );
+    run(['index']);
+    expect(texts(run(['read', '--agent', 'kimi', MORE.kimi]))).toEqual([
+      '1.0: the monthly ledger export drops the last cent on refunds',
+      '1.1: I will grep the refund formatter.',
+      '1.2: ledger/refund.py:12: amount = round(total * 0.97, 2)',
+      '1.3: Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
+      '0: Previous context summary: refunds now use Decimal.',
+      '2: now make the quarterly export use it too',
+      '3: kimi_dmail_wrong: the quarterly export has its own float path',
+    ]);
+    // The preserved turn is one hit, the original's.
+    expect(
+      (run(['search', 'ROUND_HALF_EVEN', '--agent', 'kimi']).results as Obj[]).map(
+        (r) => r.match_message_id,
+      ),
+    ).toEqual(['1.3']);
+    // A D-Mail (SendDMail) reverts to checkpoint 1: context.py revert_to rotates the file
+    // and copies its lines up to that checkpoint, then the D-Mail's message follows.
+    const before = readFileSync(ctx, 'utf8').split('\n');
+    renameSync(ctx, join(dir, 'context_2.jsonl'));
+    writeFileSync(
+      ctx,
+      before.slice(0, 4).join('\n') +
+        '\n' +
+        jl([
+          { role: '_checkpoint', id: 1 },
+          {
+            role: 'user',
+            content: '<system>D-Mail: the quarterly export shares format_refund</system>',
+          },
+        ]),
+    );
+    run(['index']);
+    expect(exactCount(run(['search', 'kimi_dmail_wrong', '--agent', 'kimi']))).toBe(0);
+    const all = run(['search', 'kimi_dmail_wrong', '--agent', 'kimi', '--all']);
+    expect((all.results as Obj[])[0]).toMatchObject({
+      session_id: MORE.kimi,
+      match_message_id: '2.3',
+      taken_back: true,
+    });
+    expect(texts(run(['read', '--agent', 'kimi', MORE.kimi]))).toEqual([
+      '1.0: the monthly ledger export drops the last cent on refunds',
+      '1.1: I will grep the refund formatter.',
+      '1.2: ledger/refund.py:12: amount = round(total * 0.97, 2)',
+      '1.3: Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
+      '0: Previous context summary: refunds now use Decimal.',
+      '2: <system>D-Mail: the quarterly export shares format_refund</system>',
+    ]);
+    // The title is still the conversation's, and the files were only read.
+    expect(run(['read', '--agent', 'kimi', MORE.kimi]).session_meta).toMatchObject({
+      title: 'Ledger rounding',
+    });
   });
 
   it('Goose: a conversation replaced wholesale is re-derived; a deleted session stays, marked gone', () => {
