@@ -51,7 +51,7 @@ const HELP = `
                      openai:MODEL@BASE_URL (or LOOKBACK_EMBEDDER); see README
     --agent NAME     recent/search/scroll/read over hermes (the default), claude,
                      codex, gemini, opencode, praisonai, qwen, kimi, copilot,
-                     aider, crush, goose, or all; anchors of other
+                     aider, crush, goose, cursor, or all; anchors of other
                      agents are their own ids: lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
     --host NAME|all  recent/search/scroll/read over a machine synced with

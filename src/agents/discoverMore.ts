@@ -11,7 +11,7 @@ import type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js
 import type { Agent } from './model.js';
 import { AIDER_DEPTH, AIDER_WALK_MS } from '../budgets.js';
 
-export type MoreAgent = 'qwen' | 'kimi' | 'copilot' | 'aider' | 'crush' | 'goose';
+export type MoreAgent = 'qwen' | 'kimi' | 'copilot' | 'aider' | 'crush' | 'goose' | 'cursor';
 export const MORE_AGENTS: readonly MoreAgent[] = [
   'qwen',
   'kimi',
@@ -19,6 +19,7 @@ export const MORE_AGENTS: readonly MoreAgent[] = [
   'aider',
   'crush',
   'goose',
+  'cursor',
 ];
 
 export function isMoreAgent(a: string): a is MoreAgent {
@@ -139,6 +140,30 @@ export function moreRoots(
         env.XDG_DATA_HOME ? 'XDG_DATA_HOME' : 'default',
       ),
     );
+
+  // Cursor's IDE (VS Code's user data directory): the User folder holding globalStorage/state.vscdb.
+  const cursor = overrides.cursor;
+  if (cursor) out.push(root('cursor', cursor, '--source-dir'));
+  else if (platform === 'darwin')
+    out.push(
+      root('cursor', join(h, 'Library', 'Application Support', 'Cursor', 'User'), 'default'),
+    );
+  else if (platform === 'win32')
+    out.push(
+      root(
+        'cursor',
+        join(env.APPDATA || join(h, 'AppData', 'Roaming'), 'Cursor', 'User'),
+        'APPDATA',
+      ),
+    );
+  else
+    out.push(
+      root(
+        'cursor',
+        join(env.XDG_CONFIG_HOME || join(h, '.config'), 'Cursor', 'User'),
+        env.XDG_CONFIG_HOME ? 'XDG_CONFIG_HOME' : 'default',
+      ),
+    );
   return out;
 }
 
@@ -247,6 +272,12 @@ export function moreFiles(r: SourceRoot): SourceFile[] {
       for (const p of dbs) add(p, 'sqlite');
       break;
     }
+    case 'cursor':
+      // The global state.vscdb holds every chat; the workspaces' ones only name their chats.
+      if (isFile(r.path)) add(r.path, 'sqlite');
+      else if (isFile(join(r.path, 'globalStorage', 'state.vscdb')))
+        add(join(r.path, 'globalStorage', 'state.vscdb'), 'sqlite');
+      break;
     case 'goose':
       if (isFile(r.path)) add(r.path, 'sqlite');
       else if (isFile(join(r.path, 'sessions.db'))) add(join(r.path, 'sessions.db'), 'sqlite');

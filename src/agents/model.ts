@@ -18,6 +18,7 @@ export const AGENTS = [
   'aider',
   'crush',
   'goose',
+  'cursor',
 ] as const;
 export type Agent = (typeof AGENTS)[number];
 

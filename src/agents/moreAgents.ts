@@ -10,6 +10,7 @@ import type { MoreAgent } from './discoverMore.js';
 import { aiderParser } from './parsers/aider.js';
 import { copilotParser } from './parsers/copilot.js';
 import { readCrush } from './parsers/crush.js';
+import { readCursor } from './parsers/cursor.js';
 import type { DbRead } from './parsers/dbRead.js';
 import { readGoose } from './parsers/goose.js';
 import { kimiParser } from './parsers/kimi.js';
@@ -24,6 +25,7 @@ export const MORE_PARSER_VERSION: Record<MoreAgent, number> = {
   aider: 1,
   crush: 1,
   goose: 1,
+  cursor: 1,
 };
 
 const LINE_PARSERS: Partial<Record<Agent, (ctx: ParseContext) => LineParser>> = {
@@ -38,6 +40,7 @@ const DB_READERS: Partial<
 > = {
   crush: readCrush,
   goose: readGoose,
+  cursor: readCursor,
 };
 
 /** The line parser of an agent of §9, or null for the first five (the indexer's own). */

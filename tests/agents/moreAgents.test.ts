@@ -29,12 +29,14 @@ import { hashTree } from './samples.js';
 import {
   AIDER_REPO,
   GOOSE_CWD,
+  CURSOR_CWD,
   KIMI_CWD,
   MORE,
   QWEN_CWD,
   buildMoreHome,
   copilotPath,
   crushDbPath,
+  cursorDbPath,
   gooseDbPath,
   kimiDir,
   qwenPath,
@@ -74,7 +76,7 @@ describe('the agents of §9, found and read read-only', () => {
     run(['index']);
     expect(hashTree(home)).toEqual(before);
     // No -shm, -wal or lock file appeared beside the databases.
-    for (const db of [crushDbPath(home), gooseDbPath(home)])
+    for (const db of [crushDbPath(home), gooseDbPath(home), cursorDbPath(home)])
       for (const ext of ['-shm', '-wal', '-journal']) expect(existsSync(db + ext)).toBe(false);
 
     const all = sources();
@@ -93,6 +95,7 @@ describe('the agents of §9, found and read read-only', () => {
       aider: [1, 8, []],
       crush: [2, 7, ['message whose parts are not JSON']],
       goose: [1, 6, ['message whose content_json is not a JSON list']],
+      cursor: [3, 9, ['bubble that is not JSON']],
     });
     // An agent that is not there is listed as not found, not left out.
     const bare = lookback(['sources'], {
@@ -111,7 +114,8 @@ describe('the agents of §9, found and read read-only', () => {
     sid: (home: string) => string;
     text: string;
     meta: Obj;
-    resume: (sid: string) => string[];
+    /** Null: the agent has no command that reopens a conversation. */
+    resume: ((sid: string) => string[]) | null;
   }[] = [
     {
       agent: 'qwen',
@@ -166,6 +170,19 @@ describe('the agents of §9, found and read read-only', () => {
       meta: { cwd: GOOSE_CWD, model: 'claude-opus-4-5', title: 'Parquet schema drift' },
       resume: (s) => ['goose', 'session', '--resume', '--session-id', s],
     },
+    {
+      agent: 'cursor',
+      query: 'fatal RetryPolicy',
+      sid: () => MORE.cursor,
+      text: 'Treat 403 as fatal in RetryPolicy.should_retry',
+      meta: {
+        cwd: CURSOR_CWD,
+        model: 'claude-4.5-sonnet',
+        title: 'Upload retry loop',
+        git_branch: 'main',
+      },
+      resume: null,
+    },
   ];
 
   it.each(cases)('$agent: searched, opened at the hit, anchored and resumed', (c) => {
@@ -195,6 +212,12 @@ describe('the agents of §9, found and read read-only', () => {
     // Resumed with the agent's own command, in the conversation's directory.
     const cwd = String((read.session_meta as Obj).cwd ?? '') || null;
     const plan = resumeCommand({ sessionId: sid, profile: 'default', agent: c.agent, cwd });
+    if (!c.resume) {
+      // Cursor's IDE chats reopen only inside the IDE: said, not guessed.
+      expect(plan).toEqual({ ok: false, error: `no resume command known for ${c.agent}` });
+      expect(agentResume(c.agent, sid)).toBeNull();
+      return;
+    }
     expect(plan).toMatchObject({ ok: true, argv: c.resume(sid), ...(cwd ? { cwd } : {}) });
     const pasted = agentResume(c.agent, sid)!;
     if (c.agent !== 'aider')
@@ -254,15 +277,70 @@ describe('the agents of §9, found and read read-only', () => {
     expect(exactCount(run(['search', 'Summary so far', '--agent', 'goose']))).toBe(0);
   });
 
+  it('Cursor: a bubble taken back, a sub-composer, an older inline chat, a large tool output', () => {
+    // A bubble no header names was taken back: out of default answers, marked with --all.
+    expect(exactCount(run(['search', 'cursor_rewound_answer', '--agent', 'cursor']))).toBe(0);
+    const all = run(['search', 'cursor_rewound_answer', '--agent', 'cursor', '--all']);
+    expect((all.results as Obj[])[0]).toMatchObject({
+      session_id: MORE.cursor,
+      match_message_id: 'b-x1',
+      taken_back: true,
+    });
+    // The transcript: the headers' order; an empty bubble and the broken one are no rows;
+    // the terminal tool's call and its output, capped, with the length it had.
+    const read = run(['read', '--agent', 'cursor', MORE.cursor]);
+    expect(texts(read)).toEqual([
+      'b-u1: the S3 upload retries forever when the bucket answers 403',
+      'b-a1: I will look at the retry policy.',
+      'b-a2: ',
+      `b-a2.result: ${'FAILED test_upload.py::test_403 ' + 'retrying... '.repeat(2000)}`.slice(
+        0,
+        13 + 8 * 1024,
+      ),
+      'b-a3: Treat 403 as fatal in RetryPolicy.should_retry; only 429 and 5xx are retried.',
+    ]);
+    const msgs = read.messages as Obj[];
+    expect(msgs[1]).toMatchObject({
+      reasoning: 'A 403 is not transient; the policy must not retry it.',
+    });
+    expect(msgs[2]!.tool_calls).toEqual([
+      {
+        id: 'toolu_cur1',
+        type: 'function',
+        function: {
+          name: 'run_terminal_cmd',
+          arguments: '{"command":"pytest tests/test_upload.py -x"}',
+        },
+      },
+    ]);
+    expect(texts(run(['read', '--agent', 'cursor', MORE.cursor, '--all']))).toContain(
+      'b-x1: cursor_rewound_answer: retry every 4xx with backoff',
+    );
+    // The sub-composer is the chat's child; the older chat reads from its inline bubbles,
+    // its folder from its workspace's list.
+    expect(run(['read', '--agent', 'cursor', MORE.cursorSub]).session_meta).toMatchObject({
+      parent_session_id: MORE.cursor,
+      parent_kind: 'subagent',
+      cwd: CURSOR_CWD,
+      title: 'find every caller of RetryPolicy',
+    });
+    const old = run(['read', '--agent', 'cursor', MORE.cursorOld]);
+    expect(texts(old)).toEqual([
+      'o-u1: why does the multipart upload leak file handles',
+      'o-a1: The part reader is never closed on an exception.',
+    ]);
+    expect(old.session_meta).toMatchObject({ cwd: CURSOR_CWD });
+  });
+
   it('the app chip and tags know every agent', () => {
-    expect(agentFilter(['goose', 'Crush', 'cursor'])).toMatchObject({
-      agents: ['goose', 'crush'],
-      unknown: ['cursor'],
+    expect(agentFilter(['goose', 'Crush', 'cursor', 'windsurf'])).toMatchObject({
+      agents: ['goose', 'crush', 'cursor'],
+      unknown: ['windsurf'],
     });
     expect(AGENTS.map((a) => agentTag(a).length)).toEqual(AGENTS.map(() => 6));
-    const bad = lookback(['search', 'x', '--agent', 'cursor', '--json'], env);
+    const bad = lookback(['search', 'x', '--agent', 'windsurf', '--json'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('qwen, kimi, copilot, aider, crush, goose');
+    expect(bad.stderr).toContain('qwen, kimi, copilot, aider, crush, goose, cursor');
   });
 });
 
@@ -440,6 +518,33 @@ describe('incremental passes over the §9 formats', () => {
     expect(run(['read', '--agent', 'kimi', MORE.kimi]).session_meta).toMatchObject({
       title: 'Ledger rounding',
     });
+  });
+
+  it('Cursor: a bubble rewritten in place while the IDE holds the database is found by its new text', () => {
+    // Cursor keeps state.vscdb open and rewrites a streaming bubble's row in place.
+    const ide = new Database(cursorDbPath(home));
+    try {
+      const key = `bubbleId:${MORE.cursor}:b-a3`;
+      const row = ide.prepare(`SELECT value FROM cursorDiskKV WHERE key = ?`).get(key) as {
+        value: Buffer;
+      };
+      const b = JSON.parse(row.value.toString('utf8')) as Obj;
+      b.text = 'Treat 403 as fatal; cursor_streamed_final: 429 and 5xx retry with jitter.';
+      ide
+        .prepare(`INSERT INTO cursorDiskKV VALUES (?, ?)`)
+        .run(key, Buffer.from(JSON.stringify(b)));
+      const idx = run(['index']);
+      expect(idx).toMatchObject({ parsed: 1 });
+      expect(exactCount(run(['search', 'cursor_streamed_final', '--agent', 'cursor']))).toBe(1);
+      expect(exactCount(run(['search', 'only 429 and 5xx are retried', '--agent', 'cursor']))).toBe(
+        0,
+      );
+      // Nothing else moved: the other chats were not read again.
+      expect(source('cursor')).toMatchObject({ conversations: 3, messages: 9 });
+    } finally {
+      ide.close();
+    }
+    for (const ext of ['-shm', '-wal']) expect(existsSync(cursorDbPath(home) + ext)).toBe(false);
   });
 
   it('Goose: a conversation replaced wholesale is re-derived; a deleted session stays, marked gone', () => {

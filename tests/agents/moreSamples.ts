@@ -18,6 +18,9 @@ export const MORE = {
   crush: '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d',
   crushTask: 'toolu_01CrushTaskA',
   goose: '20261104_7',
+  cursor: '5c0e7f3a-9b21-4d6e-8f40-1a2b3c4d5e6f',
+  cursorSub: '7d8e9f00-1a2b-4c3d-9e8f-001122334455',
+  cursorOld: '0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9',
 } as const;
 
 const lines = (recs: unknown[]) => recs.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -735,7 +738,183 @@ export function gooseFiles(home: string): string {
   return path;
 }
 
-/** All six agents of §9 under one fake home. */
+export const CURSOR_CWD = '/home/ana/src/uploader';
+export function cursorDbPath(home: string): string {
+  return join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+}
+
+/** VS Code's storage table, as Cursor's state.vscdb has it (ItemTable and cursorDiskKV alike). */
+const VSCDB_DDL = `
+CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);`;
+
+/**
+ * Cursor's global state.vscdb: a chat in the split layout (composerData headers,
+ * bubbleId rows) with thinking, a terminal tool and its large output, a bubble the
+ * person took back (stored, named by no header), a bubble that is not JSON; a
+ * sub-composer; an older chat with its bubbles inline; a composer opened and
+ * closed without a word. Its workspace's state.vscdb and workspace.json name the
+ * folder. Values stored as BLOBs, as Cursor writes them.
+ */
+export function cursorFiles(home: string): string {
+  const path = cursorDbPath(home);
+  const user = join(path, '..', '..');
+  mkdirSync(join(path, '..'), { recursive: true });
+  const ws = join(user, 'workspaceStorage', '3f1e0c5b2a9d8e7f6a5b4c3d2e1f0a9b');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'workspace.json'), JSON.stringify({ folder: `file://${CURSOR_CWD}` }));
+  const w = new Database(join(ws, 'state.vscdb'));
+  w.exec(VSCDB_DDL);
+  w.prepare(`INSERT INTO ItemTable VALUES (?, ?)`).run(
+    'composer.composerData',
+    Buffer.from(
+      JSON.stringify({
+        allComposers: [
+          { composerId: MORE.cursor, type: 'head', lastUpdatedAt: 1793876400000 },
+          { composerId: MORE.cursorOld, type: 'head' },
+        ],
+        selectedComposerIds: [MORE.cursor],
+      }),
+    ),
+  );
+  w.close();
+
+  const db = new Database(path);
+  db.exec(VSCDB_DDL);
+  const kv = db.prepare(`INSERT INTO cursorDiskKV VALUES (?, ?)`);
+  const put = (key: string, v: unknown) => kv.run(key, Buffer.from(JSON.stringify(v)));
+  db.prepare(`INSERT INTO ItemTable VALUES (?, ?)`).run(
+    'workbench.panel.aichat.view.aichat.chatdata',
+    Buffer.from('{"tabs":[]}'),
+  );
+  const t0 = 1793876400000; // 2026-11-05T11:00:00Z
+  const iso = (s: number) => new Date(t0 + s * 1000).toISOString();
+  const bubble = (id: string, type: 1 | 2, extra: Record<string, unknown>) => ({
+    _v: 3,
+    type,
+    bubbleId: id,
+    text: '',
+    richText: '',
+    createdAt: iso(0),
+    requestId: 'req-1',
+    ...extra,
+  });
+  put(`composerData:${MORE.cursor}`, {
+    _v: 10,
+    composerId: MORE.cursor,
+    name: 'Upload retry loop',
+    text: '',
+    richText: '',
+    createdAt: t0,
+    lastUpdatedAt: t0 + 90_000,
+    status: 'completed',
+    unifiedMode: 'agent',
+    modelConfig: { modelName: 'claude-4.5-sonnet', maxMode: false },
+    createdOnBranch: 'main',
+    subComposerIds: [MORE.cursorSub],
+    fullConversationHeadersOnly: [
+      { bubbleId: 'b-u1', type: 1 },
+      { bubbleId: 'b-a1', type: 2, serverBubbleId: 's-a1' },
+      { bubbleId: 'b-a2', type: 2 },
+      { bubbleId: 'b-a3', type: 2 },
+      { bubbleId: 'b-a4', type: 2 },
+    ],
+    conversationMap: {},
+  });
+  const B = (id: string) => `bubbleId:${MORE.cursor}:${id}`;
+  put(
+    B('b-u1'),
+    bubble('b-u1', 1, {
+      text: 'the S3 upload retries forever when the bucket answers 403',
+      modelInfo: { modelName: 'claude-4.5-sonnet' },
+    }),
+  );
+  put(
+    B('b-a1'),
+    bubble('b-a1', 2, {
+      createdAt: iso(10),
+      text: 'I will look at the retry policy.',
+      thinking: { text: 'A 403 is not transient; the policy must not retry it.' },
+    }),
+  );
+  put(
+    B('b-a2'),
+    bubble('b-a2', 2, {
+      createdAt: iso(20),
+      toolFormerData: {
+        tool: 15,
+        name: 'run_terminal_cmd',
+        toolCallId: 'toolu_cur1',
+        status: 'completed',
+        rawArgs: '{"command":"pytest tests/test_upload.py -x"}',
+        result: 'FAILED test_upload.py::test_403 ' + 'retrying... '.repeat(2000),
+      },
+    }),
+  );
+  put(
+    B('b-a3'),
+    bubble('b-a3', 2, {
+      createdAt: iso(30),
+      text: 'Treat 403 as fatal in RetryPolicy.should_retry; only 429 and 5xx are retried.',
+    }),
+  );
+  // An empty assistant bubble (a turn that produced nothing shown): no row.
+  put(B('b-a4'), bubble('b-a4', 2, { createdAt: iso(31) }));
+  // Sent, then the person edited an earlier message: the turn left the headers, not the table.
+  put(
+    B('b-x1'),
+    bubble('b-x1', 2, {
+      createdAt: iso(5),
+      text: 'cursor_rewound_answer: retry every 4xx with backoff',
+    }),
+  );
+  kv.run(B('b-bad'), Buffer.from('{"_v":3,"type":2,"text":"half'));
+  put(`composerData:${MORE.cursorSub}`, {
+    _v: 10,
+    composerId: MORE.cursorSub,
+    createdAt: t0 + 40_000,
+    lastUpdatedAt: t0 + 50_000,
+    fullConversationHeadersOnly: [
+      { bubbleId: 'c-u1', type: 1 },
+      { bubbleId: 'c-a1', type: 2 },
+    ],
+  });
+  put(
+    `bubbleId:${MORE.cursorSub}:c-u1`,
+    bubble('c-u1', 1, {
+      text: 'find every caller of RetryPolicy',
+      workspaceUris: [`file://${CURSOR_CWD}`],
+    }),
+  );
+  put(
+    `bubbleId:${MORE.cursorSub}:c-a1`,
+    bubble('c-a1', 2, { text: 'Two: uploader/s3.py and uploader/gcs.py.' }),
+  );
+  // An older chat: its bubbles inline in `conversation`.
+  put(`composerData:${MORE.cursorOld}`, {
+    _v: 2,
+    composerId: MORE.cursorOld,
+    createdAt: t0 - 86_400_000,
+    lastUpdatedAt: t0 - 86_000_000,
+    conversation: [
+      bubble('o-u1', 1, { text: 'why does the multipart upload leak file handles' }),
+      bubble('o-a1', 2, { text: 'The part reader is never closed on an exception.' }),
+    ],
+  });
+  // Opened and closed without a word.
+  put('composerData:9e9e9e9e-0000-4000-8000-000000000000', {
+    _v: 10,
+    composerId: '9e9e9e9e-0000-4000-8000-000000000000',
+    createdAt: t0,
+    fullConversationHeadersOnly: [],
+    conversationMap: {},
+  });
+  put('checkpointId:abc', { files: [] });
+  db.close();
+  return path;
+}
+
+/** All the agents of §9 under one fake home. */
 export function buildMoreHome(home: string): void {
   qwenFiles(home);
   kimiFiles(home);
@@ -743,4 +922,5 @@ export function buildMoreHome(home: string): void {
   aiderFiles(home);
   crushFiles(home);
   gooseFiles(home);
+  cursorFiles(home);
 }

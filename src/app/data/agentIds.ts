@@ -29,6 +29,7 @@ export const AGENT_TAG: Record<AgentName, string> = {
   aider: 'aider',
   crush: 'crush',
   goose: 'goose',
+  cursor: 'cursor',
 };
 export const AGENT_TAG_WIDTH = 6;
 
