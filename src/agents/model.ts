@@ -19,6 +19,9 @@ export const AGENTS = [
   'crush',
   'goose',
   'cursor',
+  'cline',
+  'roo',
+  'kilo',
 ] as const;
 export type Agent = (typeof AGENTS)[number];
 

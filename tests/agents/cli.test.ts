@@ -228,7 +228,7 @@ describe('lookback over other agents', () => {
     const bad = lookback(['search', 'x', '--agent', 'windsurf', '--json'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      '--agent takes hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose, cursor or all',
+      '--agent takes hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose, cursor, cline, roo, kilo or all',
     );
   });
 

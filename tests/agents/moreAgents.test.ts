@@ -30,6 +30,8 @@ import {
   AIDER_REPO,
   GOOSE_CWD,
   CURSOR_CWD,
+  ROO_CWD,
+  extensionTask,
   KIMI_CWD,
   MORE,
   QWEN_CWD,
@@ -96,6 +98,9 @@ describe('the agents of §9, found and read read-only', () => {
       crush: [2, 7, ['message whose parts are not JSON']],
       goose: [1, 6, ['message whose content_json is not a JSON list']],
       cursor: [3, 9, ['bubble that is not JSON']],
+      cline: [1, 6, []],
+      roo: [2, 7, []],
+      kilo: [1, 2, ['file is not valid JSON (truncated or garbage)']],
     });
     // An agent that is not there is listed as not found, not left out.
     const bare = lookback(['sources'], {
@@ -183,6 +188,38 @@ describe('the agents of §9, found and read read-only', () => {
       },
       resume: null,
     },
+    {
+      agent: 'roo',
+      query: 'roo_vat_fix',
+      sid: () => MORE.roo,
+      text: 'Sum the net amounts first, then apply VAT once',
+      meta: {
+        cwd: ROO_CWD,
+        model: 'claude-sonnet-4-5',
+        title: 'invoices round VAT per line instead of per total',
+      },
+      resume: null,
+    },
+    {
+      agent: 'cline',
+      query: 'cline_sig_fix',
+      sid: () => MORE.cline,
+      text: 'Sign with the X-Timestamp header',
+      meta: {
+        cwd: '/home/ana/src/hooks',
+        model: 'claude-opus-4-1',
+        title: 'the webhook signature check fails for retries',
+      },
+      resume: null,
+    },
+    {
+      agent: 'kilo',
+      query: 'kilo_cache_key',
+      sid: () => MORE.kilo,
+      text: 'why is the kilo_cache_key unstable',
+      meta: { cwd: '/home/ana/src/cache', title: 'why is the kilo_cache_key unstable' },
+      resume: null,
+    },
   ];
 
   it.each(cases)('$agent: searched, opened at the hit, anchored and resumed', (c) => {
@@ -213,7 +250,7 @@ describe('the agents of §9, found and read read-only', () => {
     const cwd = String((read.session_meta as Obj).cwd ?? '') || null;
     const plan = resumeCommand({ sessionId: sid, profile: 'default', agent: c.agent, cwd });
     if (!c.resume) {
-      // Cursor's IDE chats reopen only inside the IDE: said, not guessed.
+      // Cursor's IDE chats and the VS Code extensions' tasks reopen only in the editor: said, not guessed.
       expect(plan).toEqual({ ok: false, error: `no resume command known for ${c.agent}` });
       expect(agentResume(c.agent, sid)).toBeNull();
       return;
@@ -330,6 +367,42 @@ describe('the agents of §9, found and read read-only', () => {
       'o-a1: The part reader is never closed on an exception.',
     ]);
     expect(old.session_meta).toMatchObject({ cwd: CURSOR_CWD });
+  });
+
+  it('Cline, Roo Code, Kilo Code: the extension’s wrapping unwrapped, tool output and details in their place', () => {
+    // Roo: a native tool call and its large result (capped, with the length it had); the
+    // injected environment details are no one's words; a subtask is the task's child.
+    const roo = run(['read', '--agent', 'roo', MORE.roo]);
+    expect((roo.messages as Obj[]).map((m) => m.role)).toEqual([
+      'user',
+      'system',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(String((roo.messages as Obj[])[3]!.content).length).toBe(8 * 1024);
+    expect((roo.messages as Obj[])[2]!.tool_calls).toEqual([
+      {
+        id: 'toolu_roo1',
+        type: 'function',
+        function: { name: 'read_file', arguments: '{"path":"src/invoice.py"}' },
+      },
+    ]);
+    expect(exactCount(run(['search', 'VSCode Visible Files', '--agent', 'roo']))).toBe(0);
+    expect(run(['read', '--agent', 'roo', MORE.rooSub]).session_meta).toMatchObject({
+      parent_session_id: MORE.roo,
+      parent_kind: 'subagent',
+    });
+    // Cline's older prompts: a tool's output as text under its header, feedback unwrapped.
+    expect(
+      texts(run(['read', '--agent', 'cline', MORE.cline])).filter((t) => !t.includes('.env:')),
+    ).toEqual([
+      '1793880100000: the webhook signature check fails for retries',
+      '1793880101000: <read_file>\n<path>hooks/verify.py</path>\n</read_file>',
+      '1793880102000: the timestamp header, not the clock',
+      "1793880102000.tool0: [read_file for 'hooks/verify.py'] Result:\nsig = hmac(body + str(time.time()))",
+      '1793880103000: Sign with the X-Timestamp header: cline_sig_fix.',
+    ]);
   });
 
   it('the app chip and tags know every agent', () => {
@@ -545,6 +618,30 @@ describe('incremental passes over the §9 formats', () => {
       ide.close();
     }
     for (const ext of ['-shm', '-wal']) expect(existsSync(cursorDbPath(home) + ext)).toBe(false);
+  });
+
+  it('Roo Code: a task rewritten whole (a message edited, the later turns dropped) keeps its anchors', () => {
+    const file = join(
+      extensionTask(home, 'Code', 'rooveterinaryinc.roo-cline', MORE.roo),
+      'api_conversation_history.json',
+    );
+    const msgs = JSON.parse(readFileSync(file, 'utf8')) as Obj[];
+    writeFileSync(
+      file,
+      JSON.stringify([
+        ...msgs.slice(0, 1),
+        {
+          role: 'assistant',
+          ts: 1793880020000,
+          content: 'Round once on the invoice total: roo_second_try.',
+        },
+      ]),
+    );
+    run(['index']);
+    expect(exactCount(run(['search', 'roo_vat_fix', '--agent', 'roo']))).toBe(0);
+    const hit = (run(['search', 'roo_second_try', '--agent', 'roo']).results as Obj[])[0]!;
+    expect(hit).toMatchObject({ session_id: MORE.roo, match_message_id: '1793880020000' });
+    expect(String((hit.messages as Obj[])[0]!.id)).toBe('1793880000000');
   });
 
   it('Goose: a conversation replaced wholesale is re-derived; a deleted session stays, marked gone', () => {

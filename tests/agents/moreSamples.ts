@@ -21,6 +21,11 @@ export const MORE = {
   cursor: '5c0e7f3a-9b21-4d6e-8f40-1a2b3c4d5e6f',
   cursorSub: '7d8e9f00-1a2b-4c3d-9e8f-001122334455',
   cursorOld: '0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9',
+  roo: '019a7c2e-1b3d-7e4f-8a5b-6c7d8e9f0a1b',
+  rooSub: '019a7c2f-2c4e-7f50-9b6c-7d8e9f0a1b2c',
+  cline: '1793880000123',
+  kilo: '019a8000-aaaa-7bbb-8ccc-dddddddddddd',
+  kiloTorn: '019a8001-aaaa-7bbb-8ccc-eeeeeeeeeeee',
 } as const;
 
 const lines = (recs: unknown[]) => recs.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -914,6 +919,181 @@ export function cursorFiles(home: string): string {
   return path;
 }
 
+export const ROO_CWD = '/home/ana/src/billing';
+export function extensionTask(home: string, app: string, ext: string, id: string): string {
+  return join(home, '.config', app, 'User', 'globalStorage', ext, 'tasks', id);
+}
+
+/**
+ * Cline, Roo Code and Kilo Code task folders (api_conversation_history.json with
+ * `ts` on each message, history_item.json, task_metadata.json): Roo with native
+ * tool calls, a subtask and a large tool output; Cline (in Cursor's globalStorage)
+ * with the older text tool results and feedback; Kilo with a file caught half
+ * rewritten.
+ */
+export function clineFamilyFiles(home: string): void {
+  const t0 = 1793880000000; // 2026-11-05T12:00:00Z
+  const env = (cwd: string, word: 'Working' | 'Workspace') =>
+    `<environment_details>\n# VSCode Visible Files\nsrc/invoice.py\n\n# Current ${word} Directory (${cwd}) Files\nsrc/\n</environment_details>`;
+  const write = (dir: string, files: Record<string, unknown>) => {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, v] of Object.entries(files))
+      writeFileSync(join(dir, name), typeof v === 'string' ? v : JSON.stringify(v));
+  };
+  const roo = extensionTask(home, 'Code', 'rooveterinaryinc.roo-cline', MORE.roo);
+  write(roo, {
+    'api_conversation_history.json': [
+      {
+        role: 'user',
+        ts: t0,
+        content: [
+          {
+            type: 'text',
+            text: '<task>\ninvoices round VAT per line instead of per total\n</task>',
+          },
+          { type: 'text', text: env(ROO_CWD, 'Workspace') },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 4000,
+        content: [
+          { type: 'text', text: 'I will read the invoice totals.' },
+          {
+            type: 'tool_use',
+            id: 'toolu_roo1',
+            name: 'read_file',
+            input: { path: 'src/invoice.py' },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        ts: t0 + 5000,
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_roo1',
+            content: [{ type: 'text', text: 'def total(lines):\n' + '    # line\n'.repeat(12000) }],
+          },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 9000,
+        content: [
+          { type: 'text', text: 'Sum the net amounts first, then apply VAT once: roo_vat_fix.' },
+        ],
+      },
+    ],
+    'history_item.json': {
+      id: MORE.roo,
+      number: 1,
+      ts: t0 + 9000,
+      task: 'invoices round VAT per line instead of per total',
+      workspace: ROO_CWD,
+      mode: 'code',
+      tokensIn: 1200,
+      tokensOut: 300,
+      totalCost: 0.01,
+    },
+    'task_metadata.json': {
+      files_in_context: [],
+      model_usage: [
+        { ts: t0, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'code' },
+      ],
+    },
+    'ui_messages.json': [
+      {
+        ts: t0,
+        type: 'say',
+        say: 'text',
+        text: 'invoices round VAT per line instead of per total',
+      },
+    ],
+  });
+  write(extensionTask(home, 'Code', 'rooveterinaryinc.roo-cline', MORE.rooSub), {
+    'api_conversation_history.json': [
+      { role: 'user', ts: t0 + 6000, content: '<task>\nlist callers of total()\n</task>' },
+      { role: 'assistant', ts: t0 + 7000, content: 'One caller: src/export.py.' },
+    ],
+    'history_item.json': {
+      id: MORE.rooSub,
+      ts: t0 + 7000,
+      task: 'list callers of total()',
+      workspace: ROO_CWD,
+      parentTaskId: MORE.roo,
+      rootTaskId: MORE.roo,
+    },
+  });
+  // A task folder created and not yet spoken in: no history file.
+  mkdirSync(
+    extensionTask(
+      home,
+      'Code',
+      'rooveterinaryinc.roo-cline',
+      '019a7c30-0000-7000-8000-000000000000',
+    ),
+    {
+      recursive: true,
+    },
+  );
+  write(extensionTask(home, 'Cursor', 'saoudrizwan.claude-dev', MORE.cline), {
+    'api_conversation_history.json': [
+      {
+        role: 'user',
+        ts: t0 + 100000,
+        content: [
+          { type: 'text', text: '<task>\nthe webhook signature check fails for retries\n</task>' },
+          { type: 'text', text: env('/home/ana/src/hooks', 'Working') },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 101000,
+        content: [
+          { type: 'text', text: '<read_file>\n<path>hooks/verify.py</path>\n</read_file>' },
+        ],
+      },
+      {
+        role: 'user',
+        ts: t0 + 102000,
+        content: [
+          { type: 'text', text: "[read_file for 'hooks/verify.py'] Result:" },
+          { type: 'text', text: 'sig = hmac(body + str(time.time()))' },
+          { type: 'text', text: '<feedback>\nthe timestamp header, not the clock\n</feedback>' },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 103000,
+        content: [{ type: 'text', text: 'Sign with the X-Timestamp header: cline_sig_fix.' }],
+      },
+    ],
+    'task_metadata.json': { model_usage: [{ ts: t0, model_id: 'claude-opus-4-1', mode: 'act' }] },
+  });
+  write(extensionTask(home, 'Code', 'kilocode.kilo-code', MORE.kilo), {
+    'api_conversation_history.json': [
+      {
+        role: 'user',
+        ts: t0 + 200000,
+        content: '<task>\nwhy is the kilo_cache_key unstable\n</task>',
+      },
+      { role: 'assistant', ts: t0 + 201000, content: 'It hashes a dict whose order varies.' },
+    ],
+    'history_item.json': {
+      id: MORE.kilo,
+      ts: t0 + 201000,
+      task: 'why',
+      workspace: '/home/ana/src/cache',
+    },
+  });
+  // Caught half rewritten: no conversation yet, one counted problem.
+  write(extensionTask(home, 'Code', 'kilocode.kilo-code', MORE.kiloTorn), {
+    'api_conversation_history.json': '[{"role":"user","ts":1793880300000,"content":"<task>\\nhal',
+  });
+}
+
 /** All the agents of §9 under one fake home. */
 export function buildMoreHome(home: string): void {
   qwenFiles(home);
@@ -923,4 +1103,5 @@ export function buildMoreHome(home: string): void {
   crushFiles(home);
   gooseFiles(home);
   cursorFiles(home);
+  clineFamilyFiles(home);
 }

@@ -17,6 +17,7 @@ import { focusedMessage } from '../../src/app/geometry/window.js';
 import {
   AIDER_REPO,
   CURSOR_CWD,
+  ROO_CWD,
   GOOSE_CWD,
   KIMI_CWD,
   MORE,
@@ -149,6 +150,7 @@ describe('journey: the agents of §9 in the app', () => {
         AIDER_REPO(home),
       ],
       ['cursor', 'fatal RetryPolicy', MORE.cursor, 'Treat 403 as fatal', null, CURSOR_CWD],
+      ['roo', 'roo_vat_fix', MORE.roo, 'apply VAT once', null, ROO_CWD],
     ];
     for (const [agent, query, sid, text, argv, cwd] of cases) {
       // The first pass of the index worker must hold this agent before the search runs:

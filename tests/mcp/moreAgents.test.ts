@@ -44,6 +44,9 @@ describe('the agents of §9 over MCP', () => {
       ['crush', 'tiebreaker', MORE.crush, 'The cursor needs a tiebreaker column.'],
       ['goose', 'unify_schemas', MORE.goose, 'use pyarrow unify_schemas'],
       ['cursor', 'fatal RetryPolicy', MORE.cursor, 'Treat 403 as fatal'],
+      ['roo', 'roo_vat_fix', MORE.roo, 'apply VAT once'],
+      ['cline', 'cline_sig_fix', MORE.cline, 'X-Timestamp header'],
+      ['kilo', 'kilo_cache_key', MORE.kilo, 'kilo_cache_key unstable'],
     ];
     for (const [agent, query, sid, text] of cases) {
       const found = await call(server, { agent, query });

@@ -30,6 +30,9 @@ export const AGENT_TAG: Record<AgentName, string> = {
   crush: 'crush',
   goose: 'goose',
   cursor: 'cursor',
+  cline: 'cline',
+  roo: 'roo',
+  kilo: 'kilo',
 };
 export const AGENT_TAG_WIDTH = 6;
 
