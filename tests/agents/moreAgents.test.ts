@@ -100,7 +100,7 @@ describe('the agents of §9, found and read read-only', () => {
       cursor: [3, 9, ['bubble that is not JSON']],
       cline: [1, 6, []],
       roo: [2, 7, []],
-      kilo: [1, 2, ['file is not valid JSON (truncated or garbage)']],
+      kilo: [1, 4, ['file is not valid JSON (truncated or garbage)']],
     });
     // An agent that is not there is listed as not found, not left out.
     const bare = lookback(['sources'], {
@@ -403,6 +403,24 @@ describe('the agents of §9, found and read read-only', () => {
       "1793880102000.tool0: [read_file for 'hooks/verify.py'] Result:\nsig = hmac(body + str(time.time()))",
       '1793880103000: Sign with the X-Timestamp header: cline_sig_fix.',
     ]);
+    // Kilo in Roo's versioned envelope: a tool call, its result in a `tool` message, reasoning.
+    const kilo = run(['read', '--agent', 'kilo', MORE.kilo]);
+    expect(texts(kilo)).toEqual([
+      '1793880200000: why is the kilo_cache_key unstable',
+      '1793880200500: ',
+      '1793880200600.tool0: cache.py:3: key = hash(frozenset(params.items()))',
+      '1793880201000: It hashes a dict whose order varies.',
+    ]);
+    expect((kilo.messages as Obj[])[1]).toMatchObject({
+      reasoning: 'Look at how the key is built.',
+      tool_calls: [
+        {
+          id: 'call_k1',
+          type: 'function',
+          function: { name: 'search_files', arguments: '{"regex":"cache_key"}' },
+        },
+      ],
+    });
   });
 
   it('the app chip and tags know every agent', () => {

@@ -1073,14 +1073,44 @@ export function clineFamilyFiles(home: string): void {
     'task_metadata.json': { model_usage: [{ ts: t0, model_id: 'claude-opus-4-1', mode: 'act' }] },
   });
   write(extensionTask(home, 'Code', 'kilocode.kilo-code', MORE.kilo), {
-    'api_conversation_history.json': [
-      {
-        role: 'user',
-        ts: t0 + 200000,
-        content: '<task>\nwhy is the kilo_cache_key unstable\n</task>',
-      },
-      { role: 'assistant', ts: t0 + 201000, content: 'It hashes a dict whose order varies.' },
-    ],
+    // Roo's versioned envelope of AI SDK messages (rooMessage.ts, version 2).
+    'api_conversation_history.json': {
+      version: 2,
+      messages: [
+        {
+          role: 'user',
+          ts: t0 + 200000,
+          content: '<task>\nwhy is the kilo_cache_key unstable\n</task>',
+        },
+        {
+          role: 'assistant',
+          ts: t0 + 200500,
+          content: [
+            { type: 'reasoning', text: 'Look at how the key is built.' },
+            {
+              type: 'tool-call',
+              toolCallId: 'call_k1',
+              toolName: 'search_files',
+              input: { regex: 'cache_key' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          ts: t0 + 200600,
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'call_k1',
+              toolName: 'search_files',
+              output: { type: 'text', value: 'cache.py:3: key = hash(frozenset(params.items()))' },
+            },
+          ],
+        },
+        { type: 'reasoning', encrypted_content: 'gAAAA…', ts: t0 + 200700 },
+        { role: 'assistant', ts: t0 + 201000, content: 'It hashes a dict whose order varies.' },
+      ],
+    },
     'history_item.json': {
       id: MORE.kilo,
       ts: t0 + 201000,

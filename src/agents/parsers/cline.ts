@@ -2,8 +2,9 @@
  * Cline, Roo Code and Kilo Code (AGENTS.md §9.8): one VS Code extension family,
  * one task folder each, `<globalStorage>/<extension id>/tasks/<task id>/`.
  * `api_conversation_history.json` is the conversation as sent to the model: a JSON
- * array of Anthropic messages (`{role, content: string | blocks[], ts?}`), rewritten
- * whole after every message, so every change is a full parse. Read beside it:
+ * array of Anthropic messages (`{role, content: string | blocks[], ts?}`), or Roo's
+ * `{version: 2, messages}` of AI SDK messages (`tool-call`, `tool-result` parts, a
+ * `tool` role), rewritten whole after every message, so every change is a full parse. Read beside it:
  * `history_item.json` (Roo, Kilo: `{id, ts, task, workspace, mode, parentTaskId}`)
  * and `task_metadata.json` (`model_usage[{model_id}]`). One reader, three slugs.
  */
@@ -58,7 +59,9 @@ function resultText(content: unknown): string {
 
 /** One API message as rows: the words, the injected details, tool output, tool calls. */
 function rows(m: Record<string, unknown>, anchor: string, at: number | null): Msg[] {
-  const role = m.role === 'assistant' ? 'assistant' : m.role === 'user' ? 'user' : null;
+  // A v2 `tool` message holds only tool results: they become tool rows below.
+  const role =
+    m.role === 'assistant' ? 'assistant' : m.role === 'user' || m.role === 'tool' ? 'user' : null;
   if (!role) return [];
   const blocks: Record<string, unknown>[] =
     typeof m.content === 'string'
@@ -101,8 +104,23 @@ function rows(m: Record<string, unknown>, anchor: string, at: number | null): Ms
         call: str(b.tool_use_id),
         error: b.is_error === true,
       });
-    else if ((b.type === 'thinking' || b.type === 'reasoning') && typeof b.thinking === 'string')
-      thinking.push(b.thinking);
+    else if (b.type === 'tool-call')
+      calls.push({
+        id: str(b.toolCallId) ?? '',
+        type: 'function',
+        function: { name: str(b.toolName) ?? '', arguments: JSON.stringify(b.input ?? {}) },
+      });
+    else if (b.type === 'tool-result') {
+      const out = obj(b.output);
+      const v = out ? out.value : b.output;
+      tools.push({
+        text: typeof v === 'string' ? v : resultText(v) || JSON.stringify(v ?? ''),
+        name: str(b.toolName),
+        call: str(b.toolCallId),
+        error: typeof out?.type === 'string' && out.type.startsWith('error'),
+      });
+    } else if (b.type === 'thinking' && typeof b.thinking === 'string') thinking.push(b.thinking);
+    else if (b.type === 'reasoning' && typeof b.text === 'string') thinking.push(b.text);
   }
   const out: Msg[] = [];
   const text = words.join('\n');
@@ -157,7 +175,10 @@ function rows(m: Record<string, unknown>, anchor: string, at: number | null): Ms
 }
 
 /** A task's `api_conversation_history.json`, with the task folder's other files. */
-export function clineParse(ctx: ParseContext, doc: unknown): ParseResult {
+export function clineParse(ctx: ParseContext, file: unknown): ParseResult {
+  // Roo Code's versioned envelope (rooMessage.ts ROO_MESSAGE_VERSION 2): AI SDK messages.
+  const envelope = obj(file);
+  const doc = envelope && Array.isArray(envelope.messages) ? envelope.messages : file;
   if (!Array.isArray(doc)) {
     ctx.problems.add('api_conversation_history.json is not a list');
     return { conv: null, messages: [], carry: {}, needsFull: false };
