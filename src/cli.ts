@@ -51,8 +51,9 @@ const HELP = `
                      openai:MODEL@BASE_URL (or LOOKBACK_EMBEDDER); see README
     --agent NAME     recent/search/scroll/read over hermes (the default), claude,
                      codex, gemini, opencode, praisonai, qwen, kimi, copilot,
-                     aider, crush, goose, or all; anchors of other
-                     agents are their own ids: lookback scroll --agent codex SID ANCHOR
+                     aider, crush, goose, cursor, cline, roo, kilo, or all;
+                     anchors of other agents are their own ids:
+                     lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
     --host NAME|all  recent/search/scroll/read over a machine synced with
                      lookback sync --host NAME (an ssh destination, e.g. an alias

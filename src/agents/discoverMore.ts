@@ -11,7 +11,8 @@ import type { Format, Overrides, SourceFile, SourceRoot } from './sourceFiles.js
 import type { Agent } from './model.js';
 import { AIDER_DEPTH, AIDER_WALK_MS } from '../budgets.js';
 
-export type MoreAgent = 'qwen' | 'kimi' | 'copilot' | 'aider' | 'crush' | 'goose';
+export type MoreAgent =
+  'qwen' | 'kimi' | 'copilot' | 'aider' | 'crush' | 'goose' | 'cursor' | 'cline' | 'roo' | 'kilo';
 export const MORE_AGENTS: readonly MoreAgent[] = [
   'qwen',
   'kimi',
@@ -19,6 +20,10 @@ export const MORE_AGENTS: readonly MoreAgent[] = [
   'aider',
   'crush',
   'goose',
+  'cursor',
+  'cline',
+  'roo',
+  'kilo',
 ];
 
 export function isMoreAgent(a: string): a is MoreAgent {
@@ -139,8 +144,62 @@ export function moreRoots(
         env.XDG_DATA_HOME ? 'XDG_DATA_HOME' : 'default',
       ),
     );
+
+  // Cursor's IDE (VS Code's user data directory): the User folder holding globalStorage/state.vscdb.
+  const cursor = overrides.cursor;
+  if (cursor) out.push(root('cursor', cursor, '--source-dir'));
+  else if (platform === 'darwin')
+    out.push(
+      root('cursor', join(h, 'Library', 'Application Support', 'Cursor', 'User'), 'default'),
+    );
+  else if (platform === 'win32')
+    out.push(
+      root(
+        'cursor',
+        join(env.APPDATA || join(h, 'AppData', 'Roaming'), 'Cursor', 'User'),
+        'APPDATA',
+      ),
+    );
+  else
+    out.push(
+      root(
+        'cursor',
+        join(env.XDG_CONFIG_HOME || join(h, '.config'), 'Cursor', 'User'),
+        env.XDG_CONFIG_HOME ? 'XDG_CONFIG_HOME' : 'default',
+      ),
+    );
+
+  // Cline, Roo Code, Kilo Code: the extension's globalStorage folder in VS Code, else in
+  // another editor of the VS Code family where one exists.
+  const userDirs = (app: string) =>
+    platform === 'darwin'
+      ? join(h, 'Library', 'Application Support', app, 'User')
+      : platform === 'win32'
+        ? join(env.APPDATA || join(h, 'AppData', 'Roaming'), app, 'User')
+        : join(env.XDG_CONFIG_HOME || join(h, '.config'), app, 'User');
+  for (const [agent, ext] of EXTENSIONS) {
+    const given = overrides[agent];
+    if (given) {
+      out.push(root(agent, given, '--source-dir'));
+      continue;
+    }
+    out.push(root(agent, join(userDirs('Code'), 'globalStorage', ext), 'default'));
+    for (const app of EDITORS) {
+      const p = join(userDirs(app), 'globalStorage', ext);
+      if (existsSync(p)) out.push(root(agent, p, app));
+    }
+  }
   return out;
 }
+
+/** The extensions' ids, as VS Code names their globalStorage folders (lower case). */
+const EXTENSIONS: readonly [Agent, string][] = [
+  ['cline', 'saoudrizwan.claude-dev'],
+  ['roo', 'rooveterinaryinc.roo-cline'],
+  ['kilo', 'kilocode.kilo-code'],
+];
+/** Other editors of the VS Code family, by their user data folder's name. */
+const EDITORS = ['Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf'];
 
 /** Directories never walked for Aider's files: build trees, caches and other tools' state. */
 const AIDER_SKIP = new Set([
@@ -247,6 +306,21 @@ export function moreFiles(r: SourceRoot): SourceFile[] {
       for (const p of dbs) add(p, 'sqlite');
       break;
     }
+    case 'cursor':
+      // The global state.vscdb holds every chat; the workspaces' ones only name their chats.
+      if (isFile(r.path)) add(r.path, 'sqlite');
+      else if (isFile(join(r.path, 'globalStorage', 'state.vscdb')))
+        add(join(r.path, 'globalStorage', 'state.vscdb'), 'sqlite');
+      break;
+    case 'cline':
+    case 'roo':
+    case 'kilo':
+      // tasks/<task id>/api_conversation_history.json (a folder without one has not spoken yet).
+      for (const t of entries(join(r.path, 'tasks'))) {
+        const p = join(r.path, 'tasks', t.name, 'api_conversation_history.json');
+        if (t.isDirectory() && isFile(p)) add(p, 'json');
+      }
+      break;
     case 'goose':
       if (isFile(r.path)) add(r.path, 'sqlite');
       else if (isFile(join(r.path, 'sessions.db'))) add(join(r.path, 'sessions.db'), 'sqlite');

@@ -18,6 +18,10 @@ export const AGENTS = [
   'aider',
   'crush',
   'goose',
+  'cursor',
+  'cline',
+  'roo',
+  'kilo',
 ] as const;
 export type Agent = (typeof AGENTS)[number];
 

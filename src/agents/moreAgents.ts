@@ -10,20 +10,26 @@ import type { MoreAgent } from './discoverMore.js';
 import { aiderParser } from './parsers/aider.js';
 import { copilotParser } from './parsers/copilot.js';
 import { readCrush } from './parsers/crush.js';
+import { readCursor } from './parsers/cursor.js';
+import { clineParse } from './parsers/cline.js';
 import type { DbRead } from './parsers/dbRead.js';
 import { readGoose } from './parsers/goose.js';
 import { kimiParser } from './parsers/kimi.js';
 import { qwenParser } from './parsers/qwen.js';
-import type { LineParser, ParseContext } from './parsers/types.js';
+import type { LineParser, ParseContext, ParseResult } from './parsers/types.js';
 
 /** A new version re-parses every file of that agent from the start. */
 export const MORE_PARSER_VERSION: Record<MoreAgent, number> = {
   qwen: 1,
-  kimi: 1,
+  kimi: 2,
   copilot: 1,
   aider: 1,
   crush: 1,
   goose: 1,
+  cursor: 1,
+  cline: 1,
+  roo: 1,
+  kilo: 1,
 };
 
 const LINE_PARSERS: Partial<Record<Agent, (ctx: ParseContext) => LineParser>> = {
@@ -38,6 +44,7 @@ const DB_READERS: Partial<
 > = {
   crush: readCrush,
   goose: readGoose,
+  cursor: readCursor,
 };
 
 /** The line parser of an agent of §9, or null for the first five (the indexer's own). */
@@ -50,4 +57,17 @@ export function moreDbReader(
   agent: Agent,
 ): ((path: string, known: Record<string, string>, problems: Problems) => DbRead) | null {
   return DB_READERS[agent] ?? null;
+}
+
+const DOCUMENT_PARSERS: Partial<Record<Agent, (ctx: ParseContext, doc: unknown) => ParseResult>> = {
+  cline: clineParse,
+  roo: clineParse,
+  kilo: clineParse,
+};
+
+/** The parser of an agent of §9 whose files are whole JSON documents, rewritten on each change. */
+export function moreDocumentParser(
+  agent: Agent,
+): ((ctx: ParseContext, doc: unknown) => ParseResult) | null {
+  return DOCUMENT_PARSERS[agent] ?? null;
 }

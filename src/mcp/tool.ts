@@ -42,7 +42,7 @@ ANCHORS PASTED BY THE USER
 
 OTHER AGENTS
 
-  Without agent, every history on this machine answers: the Hermes store and every other agent whose history is here (Claude Code, Codex, Gemini CLI, opencode, PraisonAI, Qwen Code, Kimi CLI, GitHub Copilot CLI, Aider, Crush, Goose); each result names its agent once others are present. Pass agent="hermes", "claude", "codex", "gemini", "opencode", "praisonai", "qwen", "kimi", "copilot", "aider", "crush" or "goose" to read one history only. Other agents' message ids may be strings: pass them back as around_message_id unchanged.
+  Without agent, every history on this machine answers: the Hermes store and every other agent whose history is here (Claude Code, Codex, Gemini CLI, opencode, PraisonAI, Qwen Code, Kimi CLI, GitHub Copilot CLI, Aider, Crush, Goose, Cursor, Cline, Roo Code, Kilo Code); each result names its agent once others are present. Pass agent="hermes", "claude", "codex", "gemini", "opencode", "praisonai", "qwen", "kimi", "copilot", "aider", "crush", "goose", "cursor", "cline", "roo" or "kilo" to read one history only. Other agents' message ids may be strings: pass them back as around_message_id unchanged.
 
 SEARCH BY MEANING (opt-in)
 
@@ -114,7 +114,7 @@ export const sessionSearchArgs = z
       "Any shape: another machine, synced with `lookback sync --host NAME` (an ssh destination): read its mirrored histories (Hermes and the other agents) instead of this machine's. An @session:<profile>@<host>/<id> link names its host itself.",
     ).optional(),
     agent: str(
-      "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai, qwen (Qwen Code), kimi (Kimi CLI), copilot (GitHub Copilot CLI), aider, crush, goose or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
+      "Any shape: whose history: hermes, claude (Claude Code), codex, gemini, opencode, praisonai, qwen (Qwen Code), kimi (Kimi CLI), copilot (GitHub Copilot CLI), aider, crush, goose, cursor (Cursor's IDE chats), cline, roo (Roo Code), kilo (Kilo Code) or all; omitted, every history on this machine. Other agents' sessions are found with the same shapes; their message ids may be strings.",
     ).optional(),
     // Appended: the arguments before it keep their order (a client's tool hash, a model's cache).
     mode: z

@@ -40,7 +40,7 @@ export const statsInputSchema = {
     agent: {
       type: 'string',
       description:
-        'hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose, or all',
+        'hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose, cursor, cline, roo, kilo, or all',
     },
     profile: { type: 'string', description: 'one Hermes profile (default: every profile)' },
     host: {

@@ -225,10 +225,10 @@ describe('lookback over other agents', () => {
     const hermesOnly = lookback(['search', 'wireguard', '--agent', 'hermes', '--json'], env);
     expect(hermesOnly.code).toBe(1);
     expect(hermesOnly.json().success).toBe(false);
-    const bad = lookback(['search', 'x', '--agent', 'cursor', '--json'], env);
+    const bad = lookback(['search', 'x', '--agent', 'windsurf', '--json'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      '--agent takes hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose or all',
+      '--agent takes hermes, claude, codex, gemini, opencode, praisonai, qwen, kimi, copilot, aider, crush, goose, cursor, cline, roo, kilo or all',
     );
   });
 

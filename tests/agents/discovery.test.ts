@@ -80,7 +80,7 @@ describe('where the agents keep their files', () => {
     expect(new Set((viaEnv.json().results as Obj[]).map((x) => x.agent))).toEqual(
       new Set(['claude', 'gemini', 'opencode', 'praisonai']),
     );
-    const bad = lookback(['index', '--source-dir', 'cursor=/x'], env);
+    const bad = lookback(['index', '--source-dir', 'windsurf=/x'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--source-dir takes AGENT=PATH');
   });

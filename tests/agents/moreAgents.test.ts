@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -28,13 +29,18 @@ import { hashTree } from './samples.js';
 import {
   AIDER_REPO,
   GOOSE_CWD,
+  CURSOR_CWD,
+  ROO_CWD,
+  extensionTask,
   KIMI_CWD,
   MORE,
   QWEN_CWD,
   buildMoreHome,
   copilotPath,
   crushDbPath,
+  cursorDbPath,
   gooseDbPath,
+  kimiDir,
   qwenPath,
 } from './moreSamples.js';
 import { exactCount } from '../helpers/exact.js';
@@ -72,7 +78,7 @@ describe('the agents of §9, found and read read-only', () => {
     run(['index']);
     expect(hashTree(home)).toEqual(before);
     // No -shm, -wal or lock file appeared beside the databases.
-    for (const db of [crushDbPath(home), gooseDbPath(home)])
+    for (const db of [crushDbPath(home), gooseDbPath(home), cursorDbPath(home)])
       for (const ext of ['-shm', '-wal', '-journal']) expect(existsSync(db + ext)).toBe(false);
 
     const all = sources();
@@ -91,6 +97,10 @@ describe('the agents of §9, found and read read-only', () => {
       aider: [1, 8, []],
       crush: [2, 7, ['message whose parts are not JSON']],
       goose: [1, 6, ['message whose content_json is not a JSON list']],
+      cursor: [3, 9, ['bubble that is not JSON']],
+      cline: [1, 6, []],
+      roo: [2, 7, []],
+      kilo: [1, 4, ['file is not valid JSON (truncated or garbage)']],
     });
     // An agent that is not there is listed as not found, not left out.
     const bare = lookback(['sources'], {
@@ -109,7 +119,8 @@ describe('the agents of §9, found and read read-only', () => {
     sid: (home: string) => string;
     text: string;
     meta: Obj;
-    resume: (sid: string) => string[];
+    /** Null: the agent has no command that reopens a conversation. */
+    resume: ((sid: string) => string[]) | null;
   }[] = [
     {
       agent: 'qwen',
@@ -164,6 +175,51 @@ describe('the agents of §9, found and read read-only', () => {
       meta: { cwd: GOOSE_CWD, model: 'claude-opus-4-5', title: 'Parquet schema drift' },
       resume: (s) => ['goose', 'session', '--resume', '--session-id', s],
     },
+    {
+      agent: 'cursor',
+      query: 'fatal RetryPolicy',
+      sid: () => MORE.cursor,
+      text: 'Treat 403 as fatal in RetryPolicy.should_retry',
+      meta: {
+        cwd: CURSOR_CWD,
+        model: 'claude-4.5-sonnet',
+        title: 'Upload retry loop',
+        git_branch: 'main',
+      },
+      resume: null,
+    },
+    {
+      agent: 'roo',
+      query: 'roo_vat_fix',
+      sid: () => MORE.roo,
+      text: 'Sum the net amounts first, then apply VAT once',
+      meta: {
+        cwd: ROO_CWD,
+        model: 'claude-sonnet-4-5',
+        title: 'invoices round VAT per line instead of per total',
+      },
+      resume: null,
+    },
+    {
+      agent: 'cline',
+      query: 'cline_sig_fix',
+      sid: () => MORE.cline,
+      text: 'Sign with the X-Timestamp header',
+      meta: {
+        cwd: '/home/ana/src/hooks',
+        model: 'claude-opus-4-1',
+        title: 'the webhook signature check fails for retries',
+      },
+      resume: null,
+    },
+    {
+      agent: 'kilo',
+      query: 'kilo_cache_key',
+      sid: () => MORE.kilo,
+      text: 'why is the kilo_cache_key unstable',
+      meta: { cwd: '/home/ana/src/cache', title: 'why is the kilo_cache_key unstable' },
+      resume: null,
+    },
   ];
 
   it.each(cases)('$agent: searched, opened at the hit, anchored and resumed', (c) => {
@@ -193,6 +249,12 @@ describe('the agents of §9, found and read read-only', () => {
     // Resumed with the agent's own command, in the conversation's directory.
     const cwd = String((read.session_meta as Obj).cwd ?? '') || null;
     const plan = resumeCommand({ sessionId: sid, profile: 'default', agent: c.agent, cwd });
+    if (!c.resume) {
+      // Cursor's IDE chats and the VS Code extensions' tasks reopen only in the editor: said, not guessed.
+      expect(plan).toEqual({ ok: false, error: `no resume command known for ${c.agent}` });
+      expect(agentResume(c.agent, sid)).toBeNull();
+      return;
+    }
     expect(plan).toMatchObject({ ok: true, argv: c.resume(sid), ...(cwd ? { cwd } : {}) });
     const pasted = agentResume(c.agent, sid)!;
     if (c.agent !== 'aider')
@@ -252,15 +314,124 @@ describe('the agents of §9, found and read read-only', () => {
     expect(exactCount(run(['search', 'Summary so far', '--agent', 'goose']))).toBe(0);
   });
 
+  it('Cursor: a bubble taken back, a sub-composer, an older inline chat, a large tool output', () => {
+    // A bubble no header names was taken back: out of default answers, marked with --all.
+    expect(exactCount(run(['search', 'cursor_rewound_answer', '--agent', 'cursor']))).toBe(0);
+    const all = run(['search', 'cursor_rewound_answer', '--agent', 'cursor', '--all']);
+    expect((all.results as Obj[])[0]).toMatchObject({
+      session_id: MORE.cursor,
+      match_message_id: 'b-x1',
+      taken_back: true,
+    });
+    // The transcript: the headers' order; an empty bubble and the broken one are no rows;
+    // the terminal tool's call and its output, capped, with the length it had.
+    const read = run(['read', '--agent', 'cursor', MORE.cursor]);
+    expect(texts(read)).toEqual([
+      'b-u1: the S3 upload retries forever when the bucket answers 403',
+      'b-a1: I will look at the retry policy.',
+      'b-a2: ',
+      `b-a2.result: ${'FAILED test_upload.py::test_403 ' + 'retrying... '.repeat(2000)}`.slice(
+        0,
+        13 + 8 * 1024,
+      ),
+      'b-a3: Treat 403 as fatal in RetryPolicy.should_retry; only 429 and 5xx are retried.',
+    ]);
+    const msgs = read.messages as Obj[];
+    expect(msgs[1]).toMatchObject({
+      reasoning: 'A 403 is not transient; the policy must not retry it.',
+    });
+    expect(msgs[2]!.tool_calls).toEqual([
+      {
+        id: 'toolu_cur1',
+        type: 'function',
+        function: {
+          name: 'run_terminal_cmd',
+          arguments: '{"command":"pytest tests/test_upload.py -x"}',
+        },
+      },
+    ]);
+    expect(texts(run(['read', '--agent', 'cursor', MORE.cursor, '--all']))).toContain(
+      'b-x1: cursor_rewound_answer: retry every 4xx with backoff',
+    );
+    // The sub-composer is the chat's child; the older chat reads from its inline bubbles,
+    // its folder from its workspace's list.
+    expect(run(['read', '--agent', 'cursor', MORE.cursorSub]).session_meta).toMatchObject({
+      parent_session_id: MORE.cursor,
+      parent_kind: 'subagent',
+      cwd: CURSOR_CWD,
+      title: 'find every caller of RetryPolicy',
+    });
+    const old = run(['read', '--agent', 'cursor', MORE.cursorOld]);
+    expect(texts(old)).toEqual([
+      'o-u1: why does the multipart upload leak file handles',
+      'o-a1: The part reader is never closed on an exception.',
+    ]);
+    expect(old.session_meta).toMatchObject({ cwd: CURSOR_CWD });
+  });
+
+  it('Cline, Roo Code, Kilo Code: the extension’s wrapping unwrapped, tool output and details in their place', () => {
+    // Roo: a native tool call and its large result (capped, with the length it had); the
+    // injected environment details are no one's words; a subtask is the task's child.
+    const roo = run(['read', '--agent', 'roo', MORE.roo]);
+    expect((roo.messages as Obj[]).map((m) => m.role)).toEqual([
+      'user',
+      'system',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(String((roo.messages as Obj[])[3]!.content).length).toBe(8 * 1024);
+    expect((roo.messages as Obj[])[2]!.tool_calls).toEqual([
+      {
+        id: 'toolu_roo1',
+        type: 'function',
+        function: { name: 'read_file', arguments: '{"path":"src/invoice.py"}' },
+      },
+    ]);
+    expect(exactCount(run(['search', 'VSCode Visible Files', '--agent', 'roo']))).toBe(0);
+    expect(run(['read', '--agent', 'roo', MORE.rooSub]).session_meta).toMatchObject({
+      parent_session_id: MORE.roo,
+      parent_kind: 'subagent',
+    });
+    // Cline's older prompts: a tool's output as text under its header, feedback unwrapped.
+    expect(
+      texts(run(['read', '--agent', 'cline', MORE.cline])).filter((t) => !t.includes('.env:')),
+    ).toEqual([
+      '1793880100000: the webhook signature check fails for retries',
+      '1793880101000: <read_file>\n<path>hooks/verify.py</path>\n</read_file>',
+      '1793880102000: the timestamp header, not the clock',
+      "1793880102000.tool0: [read_file for 'hooks/verify.py'] Result:\nsig = hmac(body + str(time.time()))",
+      '1793880103000: Sign with the X-Timestamp header: cline_sig_fix.',
+    ]);
+    // Kilo in Roo's versioned envelope: a tool call, its result in a `tool` message, reasoning.
+    const kilo = run(['read', '--agent', 'kilo', MORE.kilo]);
+    expect(texts(kilo)).toEqual([
+      '1793880200000: why is the kilo_cache_key unstable',
+      '1793880200500: ',
+      '1793880200600.tool0: cache.py:3: key = hash(frozenset(params.items()))',
+      '1793880201000: It hashes a dict whose order varies.',
+    ]);
+    expect((kilo.messages as Obj[])[1]).toMatchObject({
+      reasoning: 'Look at how the key is built.',
+      tool_calls: [
+        {
+          id: 'call_k1',
+          type: 'function',
+          function: { name: 'search_files', arguments: '{"regex":"cache_key"}' },
+        },
+      ],
+    });
+  });
+
   it('the app chip and tags know every agent', () => {
-    expect(agentFilter(['goose', 'Crush', 'cursor'])).toMatchObject({
-      agents: ['goose', 'crush'],
-      unknown: ['cursor'],
+    expect(agentFilter(['goose', 'Crush', 'cursor', 'windsurf'])).toMatchObject({
+      agents: ['goose', 'crush', 'cursor'],
+      unknown: ['windsurf'],
     });
     expect(AGENTS.map((a) => agentTag(a).length)).toEqual(AGENTS.map(() => 6));
-    const bad = lookback(['search', 'x', '--agent', 'cursor', '--json'], env);
+    const bad = lookback(['search', 'x', '--agent', 'windsurf', '--json'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('qwen, kimi, copilot, aider, crush, goose');
+    expect(bad.stderr).toContain('qwen, kimi, copilot, aider, crush, goose, cursor');
   });
 });
 
@@ -358,6 +529,137 @@ describe('incremental passes over the §9 formats', () => {
       match_message_id: 'cm-4',
     });
     expect(exactCount(run(['search', 'compare as a row value', '--agent', 'crush']))).toBe(0);
+  });
+
+  it('Kimi: what a compaction rotated aside stays; what a D-Mail revert took back is rewound', () => {
+    const dir = kimiDir(home);
+    const ctx = join(dir, 'context.jsonl');
+    const jl = (recs: Obj[]) => recs.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const kept = {
+      role: 'assistant',
+      content: 'Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
+    };
+    // A compaction (kimisoul.compact_context): clear() rotates the file to context_1.jsonl,
+    // then the system prompt, a checkpoint, the summary and the preserved last turn.
+    renameSync(ctx, join(dir, 'context_1.jsonl'));
+    writeFileSync(
+      ctx,
+      jl([
+        { role: '_system_prompt', content: 'You are Kimi CLI…' },
+        { role: '_checkpoint', id: 0 },
+        { role: 'user', content: 'Previous context summary: refunds now use Decimal.' },
+        kept,
+        { role: '_checkpoint', id: 1 },
+        { role: 'user', content: 'now make the quarterly export use it too' },
+        {
+          role: 'assistant',
+          content: 'kimi_dmail_wrong: the quarterly export has its own float path',
+        },
+      ]),
+    );
+    run(['index']);
+    expect(texts(run(['read', '--agent', 'kimi', MORE.kimi]))).toEqual([
+      '1.0: the monthly ledger export drops the last cent on refunds',
+      '1.1: I will grep the refund formatter.',
+      '1.2: ledger/refund.py:12: amount = round(total * 0.97, 2)',
+      '1.3: Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
+      '0: Previous context summary: refunds now use Decimal.',
+      '2: now make the quarterly export use it too',
+      '3: kimi_dmail_wrong: the quarterly export has its own float path',
+    ]);
+    // The preserved turn is one hit, the original's.
+    expect(
+      (run(['search', 'ROUND_HALF_EVEN', '--agent', 'kimi']).results as Obj[]).map(
+        (r) => r.match_message_id,
+      ),
+    ).toEqual(['1.3']);
+    // A D-Mail (SendDMail) reverts to checkpoint 1: context.py revert_to rotates the file
+    // and copies its lines up to that checkpoint, then the D-Mail's message follows.
+    const before = readFileSync(ctx, 'utf8').split('\n');
+    renameSync(ctx, join(dir, 'context_2.jsonl'));
+    writeFileSync(
+      ctx,
+      before.slice(0, 4).join('\n') +
+        '\n' +
+        jl([
+          { role: '_checkpoint', id: 1 },
+          {
+            role: 'user',
+            content: '<system>D-Mail: the quarterly export shares format_refund</system>',
+          },
+        ]),
+    );
+    run(['index']);
+    expect(exactCount(run(['search', 'kimi_dmail_wrong', '--agent', 'kimi']))).toBe(0);
+    const all = run(['search', 'kimi_dmail_wrong', '--agent', 'kimi', '--all']);
+    expect((all.results as Obj[])[0]).toMatchObject({
+      session_id: MORE.kimi,
+      match_message_id: '2.3',
+      taken_back: true,
+    });
+    expect(texts(run(['read', '--agent', 'kimi', MORE.kimi]))).toEqual([
+      '1.0: the monthly ledger export drops the last cent on refunds',
+      '1.1: I will grep the refund formatter.',
+      '1.2: ledger/refund.py:12: amount = round(total * 0.97, 2)',
+      '1.3: Use Decimal with ROUND_HALF_EVEN in refund.py; float rounding drops the cent.',
+      '0: Previous context summary: refunds now use Decimal.',
+      '2: <system>D-Mail: the quarterly export shares format_refund</system>',
+    ]);
+    // The title is still the conversation's, and the files were only read.
+    expect(run(['read', '--agent', 'kimi', MORE.kimi]).session_meta).toMatchObject({
+      title: 'Ledger rounding',
+    });
+  });
+
+  it('Cursor: a bubble rewritten in place while the IDE holds the database is found by its new text', () => {
+    // Cursor keeps state.vscdb open and rewrites a streaming bubble's row in place.
+    const ide = new Database(cursorDbPath(home));
+    try {
+      const key = `bubbleId:${MORE.cursor}:b-a3`;
+      const row = ide.prepare(`SELECT value FROM cursorDiskKV WHERE key = ?`).get(key) as {
+        value: Buffer;
+      };
+      const b = JSON.parse(row.value.toString('utf8')) as Obj;
+      b.text = 'Treat 403 as fatal; cursor_streamed_final: 429 and 5xx retry with jitter.';
+      ide
+        .prepare(`INSERT INTO cursorDiskKV VALUES (?, ?)`)
+        .run(key, Buffer.from(JSON.stringify(b)));
+      const idx = run(['index']);
+      expect(idx).toMatchObject({ parsed: 1 });
+      expect(exactCount(run(['search', 'cursor_streamed_final', '--agent', 'cursor']))).toBe(1);
+      expect(exactCount(run(['search', 'only 429 and 5xx are retried', '--agent', 'cursor']))).toBe(
+        0,
+      );
+      // Nothing else moved: the other chats were not read again.
+      expect(source('cursor')).toMatchObject({ conversations: 3, messages: 9 });
+    } finally {
+      ide.close();
+    }
+    for (const ext of ['-shm', '-wal']) expect(existsSync(cursorDbPath(home) + ext)).toBe(false);
+  });
+
+  it('Roo Code: a task rewritten whole (a message edited, the later turns dropped) keeps its anchors', () => {
+    const file = join(
+      extensionTask(home, 'Code', 'rooveterinaryinc.roo-cline', MORE.roo),
+      'api_conversation_history.json',
+    );
+    const msgs = JSON.parse(readFileSync(file, 'utf8')) as Obj[];
+    writeFileSync(
+      file,
+      JSON.stringify([
+        ...msgs.slice(0, 1),
+        {
+          role: 'assistant',
+          ts: 1793880020000,
+          content: 'Round once on the invoice total: roo_second_try.',
+        },
+      ]),
+    );
+    run(['index']);
+    expect(exactCount(run(['search', 'roo_vat_fix', '--agent', 'roo']))).toBe(0);
+    const hit = (run(['search', 'roo_second_try', '--agent', 'roo']).results as Obj[])[0]!;
+    expect(hit).toMatchObject({ session_id: MORE.roo, match_message_id: '1793880020000' });
+    expect(String((hit.messages as Obj[])[0]!.id)).toBe('1793880000000');
   });
 
   it('Goose: a conversation replaced wholesale is re-derived; a deleted session stays, marked gone', () => {

@@ -18,6 +18,14 @@ export const MORE = {
   crush: '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d',
   crushTask: 'toolu_01CrushTaskA',
   goose: '20261104_7',
+  cursor: '5c0e7f3a-9b21-4d6e-8f40-1a2b3c4d5e6f',
+  cursorSub: '7d8e9f00-1a2b-4c3d-9e8f-001122334455',
+  cursorOld: '0a1b2c3d-4e5f-4061-8273-94a5b6c7d8e9',
+  roo: '019a7c2e-1b3d-7e4f-8a5b-6c7d8e9f0a1b',
+  rooSub: '019a7c2f-2c4e-7f50-9b6c-7d8e9f0a1b2c',
+  cline: '1793880000123',
+  kilo: '019a8000-aaaa-7bbb-8ccc-dddddddddddd',
+  kiloTorn: '019a8001-aaaa-7bbb-8ccc-eeeeeeeeeeee',
 } as const;
 
 const lines = (recs: unknown[]) => recs.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -735,7 +743,388 @@ export function gooseFiles(home: string): string {
   return path;
 }
 
-/** All six agents of §9 under one fake home. */
+export const CURSOR_CWD = '/home/ana/src/uploader';
+export function cursorDbPath(home: string): string {
+  return join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+}
+
+/** VS Code's storage table, as Cursor's state.vscdb has it (ItemTable and cursorDiskKV alike). */
+const VSCDB_DDL = `
+CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);`;
+
+/**
+ * Cursor's global state.vscdb: a chat in the split layout (composerData headers,
+ * bubbleId rows) with thinking, a terminal tool and its large output, a bubble the
+ * person took back (stored, named by no header), a bubble that is not JSON; a
+ * sub-composer; an older chat with its bubbles inline; a composer opened and
+ * closed without a word. Its workspace's state.vscdb and workspace.json name the
+ * folder. Values stored as BLOBs, as Cursor writes them.
+ */
+export function cursorFiles(home: string): string {
+  const path = cursorDbPath(home);
+  const user = join(path, '..', '..');
+  mkdirSync(join(path, '..'), { recursive: true });
+  const ws = join(user, 'workspaceStorage', '3f1e0c5b2a9d8e7f6a5b4c3d2e1f0a9b');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'workspace.json'), JSON.stringify({ folder: `file://${CURSOR_CWD}` }));
+  const w = new Database(join(ws, 'state.vscdb'));
+  w.exec(VSCDB_DDL);
+  w.prepare(`INSERT INTO ItemTable VALUES (?, ?)`).run(
+    'composer.composerData',
+    Buffer.from(
+      JSON.stringify({
+        allComposers: [
+          { composerId: MORE.cursor, type: 'head', lastUpdatedAt: 1793876400000 },
+          { composerId: MORE.cursorOld, type: 'head' },
+        ],
+        selectedComposerIds: [MORE.cursor],
+      }),
+    ),
+  );
+  w.close();
+
+  const db = new Database(path);
+  db.exec(VSCDB_DDL);
+  const kv = db.prepare(`INSERT INTO cursorDiskKV VALUES (?, ?)`);
+  const put = (key: string, v: unknown) => kv.run(key, Buffer.from(JSON.stringify(v)));
+  db.prepare(`INSERT INTO ItemTable VALUES (?, ?)`).run(
+    'workbench.panel.aichat.view.aichat.chatdata',
+    Buffer.from('{"tabs":[]}'),
+  );
+  const t0 = 1793876400000; // 2026-11-05T11:00:00Z
+  const iso = (s: number) => new Date(t0 + s * 1000).toISOString();
+  const bubble = (id: string, type: 1 | 2, extra: Record<string, unknown>) => ({
+    _v: 3,
+    type,
+    bubbleId: id,
+    text: '',
+    richText: '',
+    createdAt: iso(0),
+    requestId: 'req-1',
+    ...extra,
+  });
+  put(`composerData:${MORE.cursor}`, {
+    _v: 10,
+    composerId: MORE.cursor,
+    name: 'Upload retry loop',
+    text: '',
+    richText: '',
+    createdAt: t0,
+    lastUpdatedAt: t0 + 90_000,
+    status: 'completed',
+    unifiedMode: 'agent',
+    modelConfig: { modelName: 'claude-4.5-sonnet', maxMode: false },
+    createdOnBranch: 'main',
+    subComposerIds: [MORE.cursorSub],
+    fullConversationHeadersOnly: [
+      { bubbleId: 'b-u1', type: 1 },
+      { bubbleId: 'b-a1', type: 2, serverBubbleId: 's-a1' },
+      { bubbleId: 'b-a2', type: 2 },
+      { bubbleId: 'b-a3', type: 2 },
+      { bubbleId: 'b-a4', type: 2 },
+    ],
+    conversationMap: {},
+  });
+  const B = (id: string) => `bubbleId:${MORE.cursor}:${id}`;
+  put(
+    B('b-u1'),
+    bubble('b-u1', 1, {
+      text: 'the S3 upload retries forever when the bucket answers 403',
+      modelInfo: { modelName: 'claude-4.5-sonnet' },
+    }),
+  );
+  put(
+    B('b-a1'),
+    bubble('b-a1', 2, {
+      createdAt: iso(10),
+      text: 'I will look at the retry policy.',
+      thinking: { text: 'A 403 is not transient; the policy must not retry it.' },
+    }),
+  );
+  put(
+    B('b-a2'),
+    bubble('b-a2', 2, {
+      createdAt: iso(20),
+      toolFormerData: {
+        tool: 15,
+        name: 'run_terminal_cmd',
+        toolCallId: 'toolu_cur1',
+        status: 'completed',
+        rawArgs: '{"command":"pytest tests/test_upload.py -x"}',
+        result: 'FAILED test_upload.py::test_403 ' + 'retrying... '.repeat(2000),
+      },
+    }),
+  );
+  put(
+    B('b-a3'),
+    bubble('b-a3', 2, {
+      createdAt: iso(30),
+      text: 'Treat 403 as fatal in RetryPolicy.should_retry; only 429 and 5xx are retried.',
+    }),
+  );
+  // An empty assistant bubble (a turn that produced nothing shown): no row.
+  put(B('b-a4'), bubble('b-a4', 2, { createdAt: iso(31) }));
+  // Sent, then the person edited an earlier message: the turn left the headers, not the table.
+  put(
+    B('b-x1'),
+    bubble('b-x1', 2, {
+      createdAt: iso(5),
+      text: 'cursor_rewound_answer: retry every 4xx with backoff',
+    }),
+  );
+  kv.run(B('b-bad'), Buffer.from('{"_v":3,"type":2,"text":"half'));
+  put(`composerData:${MORE.cursorSub}`, {
+    _v: 10,
+    composerId: MORE.cursorSub,
+    createdAt: t0 + 40_000,
+    lastUpdatedAt: t0 + 50_000,
+    fullConversationHeadersOnly: [
+      { bubbleId: 'c-u1', type: 1 },
+      { bubbleId: 'c-a1', type: 2 },
+    ],
+  });
+  put(
+    `bubbleId:${MORE.cursorSub}:c-u1`,
+    bubble('c-u1', 1, {
+      text: 'find every caller of RetryPolicy',
+      workspaceUris: [`file://${CURSOR_CWD}`],
+    }),
+  );
+  put(
+    `bubbleId:${MORE.cursorSub}:c-a1`,
+    bubble('c-a1', 2, { text: 'Two: uploader/s3.py and uploader/gcs.py.' }),
+  );
+  // An older chat: its bubbles inline in `conversation`.
+  put(`composerData:${MORE.cursorOld}`, {
+    _v: 2,
+    composerId: MORE.cursorOld,
+    createdAt: t0 - 86_400_000,
+    lastUpdatedAt: t0 - 86_000_000,
+    conversation: [
+      bubble('o-u1', 1, { text: 'why does the multipart upload leak file handles' }),
+      bubble('o-a1', 2, { text: 'The part reader is never closed on an exception.' }),
+    ],
+  });
+  // Opened and closed without a word.
+  put('composerData:9e9e9e9e-0000-4000-8000-000000000000', {
+    _v: 10,
+    composerId: '9e9e9e9e-0000-4000-8000-000000000000',
+    createdAt: t0,
+    fullConversationHeadersOnly: [],
+    conversationMap: {},
+  });
+  put('checkpointId:abc', { files: [] });
+  db.close();
+  return path;
+}
+
+export const ROO_CWD = '/home/ana/src/billing';
+export function extensionTask(home: string, app: string, ext: string, id: string): string {
+  return join(home, '.config', app, 'User', 'globalStorage', ext, 'tasks', id);
+}
+
+/**
+ * Cline, Roo Code and Kilo Code task folders (api_conversation_history.json with
+ * `ts` on each message, history_item.json, task_metadata.json): Roo with native
+ * tool calls, a subtask and a large tool output; Cline (in Cursor's globalStorage)
+ * with the older text tool results and feedback; Kilo with a file caught half
+ * rewritten.
+ */
+export function clineFamilyFiles(home: string): void {
+  const t0 = 1793880000000; // 2026-11-05T12:00:00Z
+  const env = (cwd: string, word: 'Working' | 'Workspace') =>
+    `<environment_details>\n# VSCode Visible Files\nsrc/invoice.py\n\n# Current ${word} Directory (${cwd}) Files\nsrc/\n</environment_details>`;
+  const write = (dir: string, files: Record<string, unknown>) => {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, v] of Object.entries(files))
+      writeFileSync(join(dir, name), typeof v === 'string' ? v : JSON.stringify(v));
+  };
+  const roo = extensionTask(home, 'Code', 'rooveterinaryinc.roo-cline', MORE.roo);
+  write(roo, {
+    'api_conversation_history.json': [
+      {
+        role: 'user',
+        ts: t0,
+        content: [
+          {
+            type: 'text',
+            text: '<task>\ninvoices round VAT per line instead of per total\n</task>',
+          },
+          { type: 'text', text: env(ROO_CWD, 'Workspace') },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 4000,
+        content: [
+          { type: 'text', text: 'I will read the invoice totals.' },
+          {
+            type: 'tool_use',
+            id: 'toolu_roo1',
+            name: 'read_file',
+            input: { path: 'src/invoice.py' },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        ts: t0 + 5000,
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_roo1',
+            content: [{ type: 'text', text: 'def total(lines):\n' + '    # line\n'.repeat(12000) }],
+          },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 9000,
+        content: [
+          { type: 'text', text: 'Sum the net amounts first, then apply VAT once: roo_vat_fix.' },
+        ],
+      },
+    ],
+    'history_item.json': {
+      id: MORE.roo,
+      number: 1,
+      ts: t0 + 9000,
+      task: 'invoices round VAT per line instead of per total',
+      workspace: ROO_CWD,
+      mode: 'code',
+      tokensIn: 1200,
+      tokensOut: 300,
+      totalCost: 0.01,
+    },
+    'task_metadata.json': {
+      files_in_context: [],
+      model_usage: [
+        { ts: t0, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'code' },
+      ],
+    },
+    'ui_messages.json': [
+      {
+        ts: t0,
+        type: 'say',
+        say: 'text',
+        text: 'invoices round VAT per line instead of per total',
+      },
+    ],
+  });
+  write(extensionTask(home, 'Code', 'rooveterinaryinc.roo-cline', MORE.rooSub), {
+    'api_conversation_history.json': [
+      { role: 'user', ts: t0 + 6000, content: '<task>\nlist callers of total()\n</task>' },
+      { role: 'assistant', ts: t0 + 7000, content: 'One caller: src/export.py.' },
+    ],
+    'history_item.json': {
+      id: MORE.rooSub,
+      ts: t0 + 7000,
+      task: 'list callers of total()',
+      workspace: ROO_CWD,
+      parentTaskId: MORE.roo,
+      rootTaskId: MORE.roo,
+    },
+  });
+  // A task folder created and not yet spoken in: no history file.
+  mkdirSync(
+    extensionTask(
+      home,
+      'Code',
+      'rooveterinaryinc.roo-cline',
+      '019a7c30-0000-7000-8000-000000000000',
+    ),
+    {
+      recursive: true,
+    },
+  );
+  write(extensionTask(home, 'Cursor', 'saoudrizwan.claude-dev', MORE.cline), {
+    'api_conversation_history.json': [
+      {
+        role: 'user',
+        ts: t0 + 100000,
+        content: [
+          { type: 'text', text: '<task>\nthe webhook signature check fails for retries\n</task>' },
+          { type: 'text', text: env('/home/ana/src/hooks', 'Working') },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 101000,
+        content: [
+          { type: 'text', text: '<read_file>\n<path>hooks/verify.py</path>\n</read_file>' },
+        ],
+      },
+      {
+        role: 'user',
+        ts: t0 + 102000,
+        content: [
+          { type: 'text', text: "[read_file for 'hooks/verify.py'] Result:" },
+          { type: 'text', text: 'sig = hmac(body + str(time.time()))' },
+          { type: 'text', text: '<feedback>\nthe timestamp header, not the clock\n</feedback>' },
+        ],
+      },
+      {
+        role: 'assistant',
+        ts: t0 + 103000,
+        content: [{ type: 'text', text: 'Sign with the X-Timestamp header: cline_sig_fix.' }],
+      },
+    ],
+    'task_metadata.json': { model_usage: [{ ts: t0, model_id: 'claude-opus-4-1', mode: 'act' }] },
+  });
+  write(extensionTask(home, 'Code', 'kilocode.kilo-code', MORE.kilo), {
+    // Roo's versioned envelope of AI SDK messages (rooMessage.ts, version 2).
+    'api_conversation_history.json': {
+      version: 2,
+      messages: [
+        {
+          role: 'user',
+          ts: t0 + 200000,
+          content: '<task>\nwhy is the kilo_cache_key unstable\n</task>',
+        },
+        {
+          role: 'assistant',
+          ts: t0 + 200500,
+          content: [
+            { type: 'reasoning', text: 'Look at how the key is built.' },
+            {
+              type: 'tool-call',
+              toolCallId: 'call_k1',
+              toolName: 'search_files',
+              input: { regex: 'cache_key' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          ts: t0 + 200600,
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'call_k1',
+              toolName: 'search_files',
+              output: { type: 'text', value: 'cache.py:3: key = hash(frozenset(params.items()))' },
+            },
+          ],
+        },
+        { type: 'reasoning', encrypted_content: 'gAAAA…', ts: t0 + 200700 },
+        { role: 'assistant', ts: t0 + 201000, content: 'It hashes a dict whose order varies.' },
+      ],
+    },
+    'history_item.json': {
+      id: MORE.kilo,
+      ts: t0 + 201000,
+      task: 'why',
+      workspace: '/home/ana/src/cache',
+    },
+  });
+  // Caught half rewritten: no conversation yet, one counted problem.
+  write(extensionTask(home, 'Code', 'kilocode.kilo-code', MORE.kiloTorn), {
+    'api_conversation_history.json': '[{"role":"user","ts":1793880300000,"content":"<task>\\nhal',
+  });
+}
+
+/** All the agents of §9 under one fake home. */
 export function buildMoreHome(home: string): void {
   qwenFiles(home);
   kimiFiles(home);
@@ -743,4 +1132,6 @@ export function buildMoreHome(home: string): void {
   aiderFiles(home);
   crushFiles(home);
   gooseFiles(home);
+  cursorFiles(home);
+  clineFamilyFiles(home);
 }

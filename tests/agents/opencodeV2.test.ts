@@ -8,7 +8,7 @@
  * touch. Through the built CLI, asserting on the text shown.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -371,5 +371,39 @@ describe('opencode 2.x', () => {
     expect(
       changed.every((k) => k.endsWith('opencode.db-wal') || k.endsWith('opencode.db-shm')),
     ).toBe(true);
+  });
+
+  it('a -wal with no -shm (opencode stopped hard): the WAL’s rows are read, and no file appears beside it', () => {
+    // SQLite cannot read a WAL without its -shm in place without creating the -shm
+    // (a read-only open refuses, immutable skips the WAL): readOnlyDb.ts reads a private copy.
+    const home2 = join(dir, 'crashed');
+    const data = join(home2, '.local', 'share', 'opencode');
+    mkdirSync(data, { recursive: true });
+    copyFileSync(`${dbPath}-wal`, join(data, 'opencode.db-wal'));
+    copyFileSync(dbPath, join(data, 'opencode.db'));
+    // The row is in the -wal only: the main file alone does not hold it.
+    const alone = join(dir, 'alone.db');
+    copyFileSync(dbPath, alone);
+    const a = new Database(alone); // the test’s own copy, with no -wal beside it
+    const has = a.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'session_message'`);
+    const n = (has.get() as { n: number }).n;
+    const inMain =
+      n === 0
+        ? 0
+        : (
+            a.prepare(`SELECT count(*) AS n FROM session_message WHERE id = 'msg_n3'`).get() as {
+              n: number;
+            }
+          ).n;
+    a.close();
+    expect(inMain).toBe(0);
+    const before = hashTree(home2);
+    expect(readdirSync(data).sort()).toEqual(['opencode.db', 'opencode.db-wal']);
+    const env2 = { HOME: home2, LOOKBACK_INDEX: join(dir, 'index2.db'), XDG_DATA_HOME: '' };
+    const r = lookback(['search', 'flamingo release', '--agent', 'opencode', '--json'], env2);
+    expect(r.code, r.stderr).toBe(0);
+    expect((r.json().results as Obj[]).map((x) => x.match_message_id)).toEqual(['msg_n3']);
+    expect(readdirSync(data).sort()).toEqual(['opencode.db', 'opencode.db-wal']);
+    expect(hashTree(home2)).toEqual(before);
   });
 });

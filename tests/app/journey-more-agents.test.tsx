@@ -16,6 +16,8 @@ import { agentTag, splitAgentMessageId } from '../../src/app/data/agentIds.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import {
   AIDER_REPO,
+  CURSOR_CWD,
+  ROO_CWD,
   GOOSE_CWD,
   KIMI_CWD,
   MORE,
@@ -104,7 +106,8 @@ function indexText(agent: string, nativeId: string, ordinal: number): string {
 
 describe('journey: the agents of §9 in the app', () => {
   it('a search finds each; the row is tagged; Enter opens the hit; R resumes it there', async () => {
-    const cases: [string, string, string, string, string[], string | null][] = [
+    // argv null: the agent has no command that reopens a conversation (Cursor's IDE chats).
+    const cases: [string, string, string, string, string[] | null, string | null][] = [
       [
         'crush',
         'tiebreaker',
@@ -146,6 +149,8 @@ describe('journey: the agents of §9 in the app', () => {
         ['aider', '--restore-chat-history'],
         AIDER_REPO(home),
       ],
+      ['cursor', 'fatal RetryPolicy', MORE.cursor, 'Treat 403 as fatal', null, CURSOR_CWD],
+      ['roo', 'roo_vat_fix', MORE.roo, 'apply VAT once', null, ROO_CWD],
     ];
     for (const [agent, query, sid, text, argv, cwd] of cases) {
       // The first pass of the index worker must hold this agent before the search runs:
@@ -179,7 +184,14 @@ describe('journey: the agents of §9 in the app', () => {
       expect(h.frame()).toContain(shown.split('\n')[0]!.slice(0, 40));
       resumed.length = 0;
       await h.press('R');
-      expect(resumed).toEqual([{ argv, cwd: cwd ?? undefined }]);
+      if (argv) expect(resumed).toEqual([{ argv, cwd: cwd ?? undefined }]);
+      else {
+        expect(resumed).toEqual([]);
+        await h.waitFor(
+          () => h.frame().includes(`no resume command known for ${agent}`),
+          `${agent}: R says there is no resume command`,
+        );
+      }
     }
   }, 120_000);
 });

@@ -43,6 +43,10 @@ describe('the agents of §9 over MCP', () => {
       ['aider', 'front matter', AIDER_REPO(home), 'The feed builder never checks'],
       ['crush', 'tiebreaker', MORE.crush, 'The cursor needs a tiebreaker column.'],
       ['goose', 'unify_schemas', MORE.goose, 'use pyarrow unify_schemas'],
+      ['cursor', 'fatal RetryPolicy', MORE.cursor, 'Treat 403 as fatal'],
+      ['roo', 'roo_vat_fix', MORE.roo, 'apply VAT once'],
+      ['cline', 'cline_sig_fix', MORE.cline, 'X-Timestamp header'],
+      ['kilo', 'kilo_cache_key', MORE.kilo, 'kilo_cache_key unstable'],
     ];
     for (const [agent, query, sid, text] of cases) {
       const found = await call(server, { agent, query });
@@ -59,7 +63,7 @@ describe('the agents of §9 over MCP', () => {
   });
 
   it('refuses an agent it does not know in one line', async () => {
-    const bad = await call(server, { agent: 'cursor', query: 'x' });
+    const bad = await call(server, { agent: 'windsurf', query: 'x' });
     expect(bad.isError).toBe(true);
     expect(bad.text.split('\n')).toHaveLength(1);
   });

@@ -372,7 +372,7 @@ describe('bad calls get one line and the server keeps answering', () => {
   });
 
   it('an agent lookback does not know', async () => {
-    await expectError({ agent: 'cursor', query: 'billing' }, /^agent "cursor" not indexed/);
+    await expectError({ agent: 'windsurf', query: 'billing' }, /^agent "windsurf" not indexed/);
     // `all` is accepted, as `--agent all` on the command line (issue #17): tests/mcp/agents.test.ts.
     const hermes = await call(server, { agent: 'Hermes', limit: 2 });
     // Named, Hermes' rows say whose they are, as with --agent hermes on the command line.

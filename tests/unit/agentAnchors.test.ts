@@ -42,7 +42,7 @@ describe('agent copy forms', () => {
       sessionId: 's1',
     });
     expect(
-      parseAnchor('session_search(session_id="s1", around_message_id="x", agent="cursor")'),
+      parseAnchor('session_search(session_id="s1", around_message_id="x", agent="windsurf")'),
     ).toBeNull();
   });
 

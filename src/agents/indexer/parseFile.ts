@@ -11,7 +11,7 @@ import { claudeParser } from '../parsers/claude.js';
 import { codexParser } from '../parsers/codex.js';
 import { geminiLegacy, geminiParser } from '../parsers/gemini.js';
 import { praisonaiParse } from '../parsers/praisonai.js';
-import { moreLineParser } from '../moreAgents.js';
+import { moreDocumentParser, moreLineParser } from '../moreAgents.js';
 import type { LineParser, ParseContext, ParseResult } from '../parsers/types.js';
 import { PARSER_VERSION } from './parserVersion.js';
 import type { FileRow, Parsed } from './types.js';
@@ -143,6 +143,18 @@ export function parseFile(
   const ctx: ParseContext = { path: file.path, carry: null, problems };
   try {
     const doc: unknown = JSON.parse(readFileSync(file.path, 'utf8'));
+    const more = moreDocumentParser(file.agent);
+    if (more) {
+      const r = more(ctx, doc);
+      return {
+        ...base,
+        full: true,
+        results: [r],
+        offset: st.size,
+        nextLine: 0,
+        problems: problems.toJSON(),
+      };
+    }
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
       throw new Error('not a JSON object');
     const d = doc as Record<string, unknown>;

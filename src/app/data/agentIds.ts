@@ -29,6 +29,10 @@ export const AGENT_TAG: Record<AgentName, string> = {
   aider: 'aider',
   crush: 'crush',
   goose: 'goose',
+  cursor: 'cursor',
+  cline: 'cline',
+  roo: 'roo',
+  kilo: 'kilo',
 };
 export const AGENT_TAG_WIDTH = 6;
 
