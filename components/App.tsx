@@ -95,6 +95,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       complete={s.recent.complete}
       showHidden={s.showHidden}
       everyProfile={s.everyProfile}
+      here={s.here !== null}
       expanded={s.recent.branches}
       newAbove={s.recent.newAbove}
       now={s.now}
@@ -172,6 +173,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         sort={s.search.sort}
         tools={s.search.tools}
         toolStepsHidden={s.view?.hideTools === true}
+        here={s.here !== null ? tildePath(s.here, home) : null}
       />
       {s.findLine ? (
         <SearchLine

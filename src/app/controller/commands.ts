@@ -27,6 +27,7 @@ import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { openFromLine, paste, remember, searchChanged } from './search.js';
 import { say } from './status.js';
+import { tildePath } from '../../text/format.js';
 
 export function apply(ctx: Ctx, r: Routed): void {
   switch (r.kind) {
@@ -280,6 +281,18 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     reloadRecent(ctx);
     if (ctx.state.search.text.trim() !== '') searchChanged(ctx);
     ctx.setStatus(say.everyProfile(ctx.state.everyProfile, ctx.data.profile));
+  },
+  'view.here': (ctx) => {
+    if (!ctx.o.here) return ctx.setStatus(say.noHere);
+    ctx.dispatch({ type: 'setHere', here: ctx.state.here === null ? ctx.o.here : null });
+    // The line's filters and this folder's are applied together: Recent and Results follow.
+    const before = ctx.state.status;
+    searchChanged(ctx);
+    // A refusal or an empty list said by the reload stays; otherwise the view names itself.
+    if (ctx.state.status === before)
+      ctx.setStatus(
+        say.here(ctx.state.here === null ? null : tildePath(ctx.state.here, ctx.o.home ?? '')),
+      );
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });

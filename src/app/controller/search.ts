@@ -24,6 +24,7 @@ export function currentLine(ctx: Ctx): ResolvedLine {
     home: ctx.o.home ?? '~',
     profile: ctx.state.store.profile,
     everyProfile: ctx.state.everyProfile,
+    here: ctx.state.here,
   });
 }
 
@@ -70,7 +71,8 @@ function answerLine(ctx: Ctx): void {
   }
   ctx.search.limit = SEARCH_LIMIT;
   if (text.trim() === '') {
-    applyRecentFilters(ctx, { ...currentLine(ctx), filtered: false });
+    // An empty line has no chips; the this-folder view (`.`) still filters Recent.
+    applyRecentFilters(ctx, currentLine(ctx));
     ctx.search.gen++;
     ctx.dispatch({ type: 'searchStarted', generation: ctx.search.gen, forText: '' });
     ctx.dispatch({ type: 'clearResults' });

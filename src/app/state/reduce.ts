@@ -43,6 +43,7 @@ export function initialState(o: InitOptions): AppState {
     hidden: o.hidden ?? null,
     showHidden: false,
     everyProfile: false,
+    here: o.here ?? null,
     view: null,
     marks: [],
     overlay: null,
@@ -122,6 +123,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'collapseBranches':
     case 'toggleHidden':
     case 'toggleEveryProfile':
+    case 'setHere':
       return reduceLists(s, a);
     case 'openView':
     case 'focusView':

@@ -146,6 +146,8 @@ export interface AppState {
   showHidden: boolean;
   /** The every-profile view (P): Recent and Results list every profile's store together. */
   everyProfile: boolean;
+  /** The this-folder view (`.`, `--here`): the folder whose conversations (run there or below) are listed; null: every folder. */
+  here: string | null;
   view: MessageView | null;
   marks: MarkRef[];
   overlay: Overlay | null;
@@ -217,6 +219,7 @@ export type Action =
   | { type: 'collapseBranches'; rootId: string }
   | { type: 'toggleHidden' }
   | { type: 'toggleEveryProfile' }
+  | { type: 'setHere'; here: string | null }
   | {
       type: 'openView';
       view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools' | 'codeShift'>;
@@ -256,6 +259,8 @@ export interface InitOptions {
   hidden?: HiddenCounts | null;
   /** Earlier queries (loaded by src/tui). */
   history?: readonly string[];
+  /** Start in the this-folder view of this folder (`--here`). */
+  here?: string | null;
 }
 
 export type ListAction = Extract<
@@ -273,7 +278,8 @@ export type ListAction = Extract<
       | 'branchesLoaded'
       | 'collapseBranches'
       | 'toggleHidden'
-      | 'toggleEveryProfile';
+      | 'toggleEveryProfile'
+      | 'setHere';
   }
 >;
 
