@@ -27,6 +27,7 @@ import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { openFromLine, paste, remember, searchChanged } from './search.js';
 import { say } from './status.js';
+import { refreshFilterValues, takeCompletion } from './complete.js';
 import { tildePath } from '../../text/format.js';
 
 export function apply(ctx: Ctx, r: Routed): void {
@@ -37,6 +38,10 @@ export function apply(ctx: Ctx, r: Routed): void {
       return editSearch(ctx, { type: 'insert', text: r.text });
     case 'edit':
       return editSearch(ctx, r.action);
+    case 'complete':
+      return takeCompletion(ctx, (text, from) =>
+        editSearch(ctx, { type: 'replaceWord', from, text }),
+      );
     case 'history': {
       const text = ctx.state.search.text;
       ctx.dispatch({ type: 'historyWalk', dir: r.dir });
@@ -146,6 +151,7 @@ function shiftCode(ctx: Ctx, dir: 1 | -1): void {
 /** An edit of the search line; a new search only when its text changed (not for a cursor move). */
 function editSearch(ctx: Ctx, action: EditAction): void {
   const text = ctx.state.search.text;
+  refreshFilterValues(ctx);
   ctx.dispatch({ type: 'searchEdit', action });
   if (ctx.state.search.text !== text) searchChanged(ctx);
 }

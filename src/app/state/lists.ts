@@ -195,5 +195,7 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
       return { ...s, everyProfile: !s.everyProfile };
     case 'setHere':
       return { ...s, here: a.here };
+    case 'filterValues':
+      return { ...s, filterValues: a.values };
   }
 }

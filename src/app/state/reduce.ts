@@ -44,6 +44,7 @@ export function initialState(o: InitOptions): AppState {
     showHidden: false,
     everyProfile: false,
     here: o.here ?? null,
+    filterValues: null,
     view: null,
     marks: [],
     overlay: null,
@@ -124,6 +125,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'toggleHidden':
     case 'toggleEveryProfile':
     case 'setHere':
+    case 'filterValues':
       return reduceLists(s, a);
     case 'openView':
     case 'focusView':
