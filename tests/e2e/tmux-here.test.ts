@@ -1,8 +1,10 @@
 /**
- * The this-folder view in a real terminal (issue 20): the built app in tmux,
+ * The this-folder view and filter completion in a real terminal (issue 20):
+ * the built app in tmux,
  * started in a folder; `.` narrows Recent to the conversations run there or
  * below it and a chip in the header says so, at 80x24, 120x40 and 200x60;
- * `.` again shows every folder; `--here` starts in it. Setup as in
+ * `.` again shows every folder; `--here` starts in it; `mo` Tab `cl` Tab
+ * completes a model filter from the store. Setup as in
  * tmux.test.ts: a private tmux server, a temp HOME and cache.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -38,7 +40,8 @@ describe('this folder (.) in a real terminal (tmux)', () => {
         [ELSEWHERE[1]!, '/srv/blog'],
       ];
       rows.forEach(([title, cwd], i) => {
-        const sid = insertSession(d, { started_at: now - 3600 * (i + 1), title, cwd });
+        const model = i === 1 ? 'claude-opus-4' : 'gpt-5-codex';
+        const sid = insertSession(d, { started_at: now - 3600 * (i + 1), title, cwd, model });
         insertMessage(d, { session_id: sid, role: 'user', content: `rounding bug in ${title}` });
       });
     });
@@ -99,5 +102,24 @@ describe('this folder (.) in a real terminal (tmux)', () => {
     const s = await term.waitFor('this folder', (x) => has(x, IN_HERE));
     expect(none(s, ELSEWHERE)).toBe(true);
     expect(s.split('\n')[0]).toContain('here ~/shop');
+  });
+
+  it('completion: mo⇥ then cl⇥ is model:claude-opus-4, a chip that filters the list', async () => {
+    const term = await app('complete');
+    await term.waitFor('every folder', (x) => has(x, [...IN_HERE, ...ELSEWHERE]));
+    term.type('/mo');
+    await term.waitFor('the key offered', (x) => (x.split('\n')[1] ?? '').includes('⇥ model:'));
+    term.key('Tab');
+    await term.waitFor('the models', (x) =>
+      (x.split('\n')[1] ?? '').includes('gpt-5-codex · claude-opus-4'),
+    );
+    term.type('cl');
+    await term.waitFor('one model', (x) => (x.split('\n')[1] ?? '').includes('⇥ claude-opus-4'));
+    term.key('Tab');
+    const s = await term.waitFor(
+      'filtered',
+      (x) => x.includes('model:claude-opus-4') && !x.includes(IN_HERE[0]!),
+    );
+    expect(s).toContain(IN_HERE[1]);
   });
 });
