@@ -111,6 +111,8 @@ describe('this folder (.)', () => {
     await h.press('.');
     await h.waitFor(() => shown(h.frame()).length === 0, 'nothing here');
     expect(h.frame()).toContain('none run in this folder or below: . shows every folder');
+    // The status line names the view, not "type to search".
+    expect(h.state().status?.text).toContain('this folder: conversations run in');
     expect(h.frame().split('\n')[0]).toContain('here …');
   });
 

@@ -36,7 +36,8 @@ function applyRecentFilters(ctx: Ctx, line: ResolvedLine): void {
   ctx.recent.filters = next;
   reloadRecent(ctx);
   const shown = ctx.state.recent.rows.length;
-  if (next && shown === 0 && ctx.state.recent.complete)
+  // An empty list under chips says which; under the this-folder view alone the pane says so.
+  if (next && shown === 0 && ctx.state.recent.complete && line.chips.length > 0)
     ctx.setStatus(noResultsHint({ text: '', filters: line.filters, mode: 'full-text' }), 'warn');
 }
 
