@@ -8,6 +8,7 @@ import { lineChips } from '../src/app/data/filters.js';
 import { hints } from '../src/app/input/hints.js';
 import type { Size } from '../src/app/geometry/screen.js';
 import {
+  completionOf,
   listPane,
   previewTarget,
   screenOf,
@@ -24,7 +25,7 @@ import { LineView } from './Line.js';
 import { MessageWindow } from './MessageWindow.js';
 import { RecentPane } from './RecentPane.js';
 import { ResultsPane } from './ResultsPane.js';
-import { SearchLine } from './SearchLine.js';
+import { SearchLine, type SearchOffer } from './SearchLine.js';
 import { StatusLine } from './StatusLine.js';
 
 export interface AppProps {
@@ -67,6 +68,16 @@ function searchNote(s: AppState): string {
   return `${r.items.length}${of} · ⏎ open`;
 }
 
+/** The completion offered at the cursor, as the search line draws it: the first item's rest, and the choices. */
+function offerOf(s: AppState): SearchOffer | null {
+  const c = completionOf(s);
+  const first = c?.items[0];
+  if (!c || first === undefined) return null;
+  const word = s.search.text.slice(c.start, c.end);
+  const rest = first.toLowerCase().startsWith(word.toLowerCase()) ? first.slice(word.length) : '';
+  return { rest, labels: c.labels };
+}
+
 /** The whole screen for a state: a pure view. */
 export function AppView({ state: s, home }: { state: AppState; home: string }): React.JSX.Element {
   const screen = screenOf(s);
@@ -95,6 +106,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
       complete={s.recent.complete}
       showHidden={s.showHidden}
       everyProfile={s.everyProfile}
+      here={s.here !== null}
       expanded={s.recent.branches}
       newAbove={s.recent.newAbove}
       now={s.now}
@@ -172,6 +184,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
         sort={s.search.sort}
         tools={s.search.tools}
         toolStepsHidden={s.view?.hideTools === true}
+        here={s.here !== null ? tildePath(s.here, home) : null}
       />
       {s.findLine ? (
         <SearchLine
@@ -212,6 +225,7 @@ export function AppView({ state: s, home }: { state: AppState; home: string }): 
           typing={s.typing}
           mode={s.search.mode}
           note={searchNote(s)}
+          offer={offerOf(s)}
         />
       )}
       <Box flexDirection="row" width={screen.cols} height={h + 2}>

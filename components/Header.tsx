@@ -21,6 +21,19 @@ export interface HeaderProps {
   tools: boolean;
   /** The open conversation hides its tool steps (T). */
   toolStepsHidden?: boolean;
+  /** The this-folder view (`.`): the folder, shortened with ~; shown as a chip so the narrowed list is plain. */
+  here?: string | null;
+}
+
+/** The most of a folder that fits, its end kept (`…/code/app`): the end names it. */
+function folderTail(dir: string, max: number): string {
+  const w = displayWidth(dir);
+  if (w <= max) return dir;
+  const chars = Array.from(dir);
+  let out = '';
+  for (let i = chars.length - 1; i >= 0 && displayWidth(out) + displayWidth(chars[i]!) < max; i--)
+    out = chars[i]! + out;
+  return `…${out}`;
 }
 
 /** `lookback · <profile> · <path> · N sessions` on the left, the search settings on the right. */
@@ -41,12 +54,23 @@ export function Header(p: HeaderProps): React.JSX.Element {
     { text: ` · ${count}` },
   ];
   const rightText = `${p.toolStepsHidden ? 'tool steps hidden · ' : ''}${right} `;
-  const room = Math.max(0, p.width - displayWidth(rightText) - 1);
+  // The this-folder chip goes first on the right: it must survive a narrow terminal.
+  const chip: Span | null =
+    p.here != null
+      ? {
+          text: ` here ${folderTail(sanitizeLine(p.here), Math.max(8, Math.floor(p.width / 4)))} `,
+          tone: 'accent',
+          inverse: true,
+        }
+      : null;
+  const chipWidth = chip ? displayWidth(chip.text) + 1 : 0;
+  const room = Math.max(0, p.width - displayWidth(rightText) - chipWidth - 1);
   const left = fitLine(leftParts, room);
   const spans: Span[] = [
     ...left,
     { text: ' ' },
-    { text: truncate(rightText, p.width - room - 1), tone: 'dim' },
+    ...(chip ? [chip, { text: ' ' }] : []),
+    { text: truncate(rightText, Math.max(0, p.width - room - 1 - chipWidth)), tone: 'dim' },
   ];
   return <LineView spans={fitLine(spans, p.width)} />;
 }

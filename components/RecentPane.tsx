@@ -27,6 +27,8 @@ export interface RecentPaneProps {
   showHidden: boolean;
   /** The every-profile view (P) is on. */
   everyProfile?: boolean;
+  /** The this-folder view (`.`) narrows the list. */
+  here?: boolean;
   expanded: Readonly<Record<string, unknown>>;
   /** Conversations that appeared above the view while scrolled ("↑ N new"). */
   newAbove: number;
@@ -128,10 +130,18 @@ function RecentPaneView(p: RecentPaneProps): React.JSX.Element {
       ),
     );
   }
-  if (p.entries.length === 0) lines.push([{ text: '  no conversations yet', tone: 'dim' }]);
+  if (p.entries.length === 0)
+    lines.push([
+      {
+        text: p.here
+          ? '  none run in this folder or below: . shows every folder'
+          : '  no conversations yet',
+        tone: 'dim',
+      },
+    ]);
   const count = `${formatCount(p.entries.length)}${p.complete ? '' : '+'}`;
   const fresh = p.newAbove > 0 ? ` · ${glyph.newAbove} ${formatCount(p.newAbove)} new` : '';
-  const every = p.everyProfile ? ' · every profile' : '';
+  const every = `${p.everyProfile ? ' · every profile' : ''}${p.here ? ' · this folder' : ''}`;
   const title = `Recent · ${count}${every}${p.showHidden ? ' · with hidden' : ''}${fresh}`;
   const pos = p.entries.length > 0 ? `${formatCount(p.list.selected + 1)}/${count}` : '';
   return (

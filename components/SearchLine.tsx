@@ -27,6 +27,20 @@ export interface SearchLineProps {
   note: string;
   /** Shown in place of the search (the find line in a conversation: `find: `). */
   prompt?: string;
+  /** A completion offered at the cursor (src/query/complete.ts): drawn after it, Tab takes it. */
+  offer?: SearchOffer | null;
+}
+
+export interface SearchOffer {
+  /** What Tab adds to the word (the first choice's rest), drawn dim after the cursor. */
+  rest: string;
+  /** The choices, sanitized by the sources' values (shown in place of the note). */
+  labels: readonly string[];
+}
+
+/** `⇥ gpt-5 · gpt-4o · …`: the choices, the first one Tab takes. */
+function offerNote(o: SearchOffer): string {
+  return `⇥ ${o.labels.join(' · ')}`;
 }
 
 /** Spans of text[from, to) with the chips styled: a known filter accented, an unknown one in the warning colour. */
@@ -57,7 +71,9 @@ function styled(
 
 /** ` / query▌` with the cursor where it is, the part around it visible, and filters as chips. */
 export function SearchLine(p: SearchLineProps): React.JSX.Element {
-  const noteText = p.note ? ` ${p.note} ` : '';
+  const offer = p.typing && p.offer ? p.offer : null;
+  const note = offer ? truncate(offerNote(offer), Math.max(8, Math.floor(p.width / 2))) : p.note;
+  const noteText = note ? ` ${note} ` : '';
   const lead = p.prompt ?? ' / ';
   const room = Math.max(1, p.width - displayWidth(lead) - 1 - displayWidth(noteText) - 1);
   const placeholder =
@@ -74,8 +90,10 @@ export function SearchLine(p: SearchLineProps): React.JSX.Element {
     const sel = p.selected ? { inverse: true } : {};
     if (v.clippedLeft) spans.push({ text: '…', tone: 'dim' });
     spans.push(...styled(p.text, start, cursor, p.chips, sel));
-    if (atEnd) spans.push({ text: p.typing ? glyph.cursor : ' ', tone: 'accent' });
-    else {
+    if (atEnd) {
+      spans.push({ text: p.typing ? glyph.cursor : ' ', tone: 'accent' });
+      if (offer && offer.rest !== '') spans.push({ text: offer.rest, tone: 'dim' });
+    } else {
       spans.push(
         ...styled(
           p.text,

@@ -328,3 +328,8 @@ export const HIGHLIGHT_MAX_QUERY_LENGTH = 2048;
 export const JSON_MAX_DEPTH = 64;
 /** Combining marks kept on one base; more is a "zalgo" flood that wrecks cell widths. */
 export const MAX_COMBINING_MARKS = 4;
+
+/** Filter completion (the search line's Tab): at most this many distinct values of a field per source, newest first. */
+export const FILTER_VALUES_MAX = 200;
+/** Completions offered at once for the word at the cursor. */
+export const COMPLETIONS_SHOWN = 8;

@@ -10,7 +10,8 @@ import pkg from '../package.json' with { type: 'json' };
 
 const HELP = `
   Usage
-    $ lookback [--db PATH | --profile NAME | --demo] [--print[=id|link|anchor]]   the app
+    $ lookback [--db PATH | --profile NAME | --demo] [--here] [--print[=id|link|anchor]]
+                                                                        the app
     $ lookback recent [--limit N] [--all] [--all-profiles] [FILTERS] [--json]
                                                                         recent conversations
     $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
@@ -66,7 +67,9 @@ const HELP = `
                      works. R in the app resumes a conversation (LOOKBACK_RESUME)
     FILTERS          --after WHEN --before WHEN (2026-08-01, 7d, 24h, 2w, today,
                      yesterday; after inclusive, before exclusive, on the
-                     conversation's start), --source cli,tui  --cwd PREFIX  --model TEXT
+                     conversation's start), --source cli,tui  --cwd PREFIX  --model TEXT,
+                     --here (run in this folder or below it; the app starts in
+                     its this-folder view, \`.\` in the app; LOOKBACK_HERE=1)
     -h, --help       this help
     --               ends the options (queries may start with "-")
 
@@ -102,6 +105,7 @@ const FLAGS = {
   detail: { type: 'string' },
   source: { type: 'string' },
   cwd: { type: 'string' },
+  here: { type: 'boolean' },
   model: { type: 'string' },
   host: { type: 'string' },
   mode: { type: 'string' },

@@ -131,6 +131,19 @@ export class IndexReader {
       []) as AppConv[];
   }
 
+  /** The search line's completions (`source:`, `model:`, `cwd:`): distinct values, newest first, bounded. */
+  values(limit: number): { sources: string[]; models: string[]; folders: string[] } {
+    const col = (expr: string): string[] =>
+      (
+        (this.st(
+          `SELECT ${expr} AS v FROM conversations
+           WHERE agent IN (SELECT value FROM json_each(?)) AND ${expr} IS NOT NULL AND ${expr} <> ''
+           GROUP BY ${expr} ORDER BY max(last_active_at) DESC LIMIT ?`,
+        )?.all(JSON.stringify(this.agents), limit) ?? []) as { v: unknown }[]
+      ).map((r) => String(r.v));
+    return { sources: col('ifnull(source, agent)'), models: col('model'), folders: col('cwd') };
+  }
+
   conversation(agent: string, nativeId: string): AppConv | null {
     return (this.st(`SELECT * FROM conversations WHERE agent = ? AND native_id = ?`)?.get(
       agent,

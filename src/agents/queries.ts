@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { likePattern, type Route } from '../store/query.js';
+import { folderMatch } from '../store/filters.js';
 import type { Filters } from '../store/types.js';
 import { AGENTS, type Agent } from './model.js';
 import { RANK_WINDOW } from '../budgets.js';
@@ -56,8 +57,9 @@ export function conversationFilterSql(
     params.push(f.before * 1000);
   }
   if (f.cwd !== undefined && f.cwd !== '') {
-    parts.push(`cwd LIKE ? ESCAPE '\\'`);
-    params.push(`${f.cwd.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const m = folderMatch('cwd', f.cwd);
+    parts.push(m.sql);
+    params.push(...m.params);
   }
   if (f.model !== undefined && f.model !== '') {
     parts.push(`instr(lower(ifnull(model, '')), lower(?)) > 0`);

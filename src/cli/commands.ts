@@ -15,6 +15,7 @@ import { parseSourceDirs, AgentUsageError } from '../agents/sourceDirs.js';
 import { parseWhen } from '../store/time.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { folderAndBelow } from '../recall/folder.js';
 import { chooseStore } from '../recall/storeChoice.js';
 import { inertJson } from './json.js';
 import type { Flags } from './flags.js';
@@ -100,6 +101,8 @@ export function filtersFrom(flags: Flags, now = new Date()): Filters {
   const after = whenFlag('after', flags.after, now);
   const before = whenFlag('before', flags.before, now);
   const cwd = textFlag('cwd', flags.cwd);
+  if (flags.here && cwd !== undefined)
+    throw new UsageError('--here and --cwd both name a folder; give one');
   const model = textFlag('model', flags.model);
   const exclude = listFlag('exclude', flags.exclude);
   if (exclude && exclude.length > MAX_EXCLUDED)
@@ -110,6 +113,7 @@ export function filtersFrom(flags: Flags, now = new Date()): Filters {
   if (after !== undefined) f.after = after;
   if (before !== undefined) f.before = before;
   if (cwd) f.cwd = cwd;
+  else if (flags.here) f.cwd = folderAndBelow(process.cwd());
   if (model) f.model = model;
   if (exclude) f.excludeSessionIds = exclude;
   return f;
@@ -156,6 +160,9 @@ function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): vo
 export async function runCommand(input: string[], flags: Flags): Promise<number> {
   const [first, ...rest] = input;
   if (flags.http && first !== 'mcp') throw new UsageError('--http is for lookback mcp');
+  // --here: this folder or below, for the lists and the app (the folder filter, src/store/filters.ts folderMatch).
+  if (flags.here && first !== undefined && !['recent', 'search', 'list'].includes(first))
+    throw new UsageError(`--here is for recent, search, list and the app, not ${first}`);
   if (first === undefined) return runApp(flags);
   if (first === 'mcp') {
     // The MCP server and its SDK load only for this command.
@@ -595,5 +602,7 @@ async function runApp(flags: Flags): Promise<number> {
   // Which store: decided here, once, with the same rules as the subcommands (storeChoice.ts).
   const store = await chooseStore(flags, { demoWhenMissing: true });
   const { startApp } = await loadApp();
-  return startApp({ ...flags, store, print });
+  // --here, or LOOKBACK_HERE=1 as the default: the app starts in this folder's view (`.`).
+  const here = flags.here === true || process.env.LOOKBACK_HERE === '1';
+  return startApp({ ...flags, store, print, here });
 }

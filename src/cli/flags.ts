@@ -19,6 +19,8 @@ export interface Flags {
   detail?: string | undefined;
   source?: string | undefined;
   cwd?: string | undefined;
+  /** recent/search/list and the app: conversations run in the current folder or below it. */
+  here?: boolean | undefined;
   model?: string | undefined;
   sort?: string | undefined;
   roles?: string | undefined;

@@ -10,7 +10,8 @@ const STORE = `    --db PATH        read this state.db
 
 const FILTERS = `    --after WHEN     on or after (2026-08-01, 7d, 24h, 2w, today, yesterday)
     --before WHEN    before (the conversation's start)
-    --source LIST    cli,tui,…   --cwd PREFIX   --model TEXT`;
+    --source LIST    cli,tui,…   --cwd PREFIX   --model TEXT
+    --here           run in this folder or below it (--cwd "$PWD/")`;
 
 const AGENT = `    --agent NAME     hermes (the default), claude, codex, gemini, opencode,
                      praisonai, or all`;

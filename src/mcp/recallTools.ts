@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Call, MessageRange } from '../recall/call.js';
 import { parseTarget, TargetError, type Target } from '../recall/target.js';
 import type { Filters } from '../store/types.js';
+import { folderAndBelow } from '../recall/folder.js';
 import { onScope, ToolError, when, type Sources } from './call.js';
 import { parseWith } from './tool.js';
 
@@ -51,7 +52,7 @@ export const listArgs = z
   .object({
     ...scope,
     folder: str(
-      'Only conversations whose working folder is this folder or inside it (a path prefix, e.g. /home/me/src/billing).',
+      'Only conversations whose working folder is this folder or inside it (e.g. /home/me/src/billing: that folder and the folders below it, not /home/me/src/billing-v2).',
     ).optional(),
     model: str(
       'Only conversations whose model name contains this, e.g. "sonnet" or "gpt-5".',
@@ -155,7 +156,8 @@ export function listFilters(a: {
   if (a.before !== undefined) f.before = when('before', a.before, now);
   if (f.after !== undefined && f.before !== undefined && f.after >= f.before)
     throw new ToolError('after must be earlier than before');
-  if (a.folder?.trim()) f.cwd = a.folder.trim();
+  // This folder or inside it, never a sibling that shares its start (/src/app is not /src/app2).
+  if (a.folder?.trim()) f.cwd = folderAndBelow(a.folder.trim());
   if (a.model?.trim()) f.model = a.model.trim();
   return Object.keys(f).length > 0 ? f : undefined;
 }

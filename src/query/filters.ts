@@ -9,7 +9,7 @@
 import { sanitizeLine } from '../text/sanitize.js';
 
 /** Where each key's values go, by the name the user types. Aliases share a field. */
-const KEY_FIELD = {
+export const KEY_FIELD = {
   source: 'sources',
   in: 'sources',
   after: 'after',
@@ -33,6 +33,13 @@ const MULTI: ReadonlySet<FilterField> = new Set(['sources', 'profiles', 'roles',
 
 /** Roles a message has in the store; another value would silently match nothing. */
 export const KNOWN_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
+
+/** Values a field takes whatever the store holds (completion offers them; dates are examples). */
+export const FIXED_VALUES: Partial<Record<FilterField, readonly string[]>> = {
+  roles: KNOWN_ROLES,
+  after: ['today', 'yesterday', '24h', '7d', '2w', '30d'],
+  before: ['today', 'yesterday', '7d', '30d'],
+};
 
 export interface Filters {
   sources?: string[];
@@ -65,14 +72,14 @@ export interface ParsedLine {
   error?: string;
 }
 
-interface Token {
+export interface Token {
   raw: string;
   start: number;
   end: number;
 }
 
 /** Split on whitespace outside double quotes; an unclosed quote runs to the end. */
-function tokenize(line: string): Token[] {
+export function tokenize(line: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   const n = line.length;

@@ -39,6 +39,9 @@ import type {
 
 type Entry = Record<string, Json>;
 
+/** Agents whose histories record no working folder: a `cwd` filter leaves them out, in one line. */
+const NO_FOLDER: readonly Agent[] = ['praisonai'];
+
 /** The shortest id prefix looked up (shorter ones name half the index). */
 const MIN_PREFIX = 4;
 
@@ -74,6 +77,13 @@ export class AgentsSource implements ConversationSource {
     return {
       filters: new Set(FILTER_NAMES),
       cannot: {},
+      ...(this.agents.some((a) => NO_FOLDER.includes(a))
+        ? {
+            partly: {
+              cwd: `${NO_FOLDER.filter((a) => this.agents.includes(a)).join(', ')} records no working folder; its conversations are left out`,
+            },
+          }
+        : {}),
       pins: false,
       lineage: false,
       detail: false,

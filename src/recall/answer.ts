@@ -103,8 +103,10 @@ export function admitFilters<S extends Admissible>(
     }
     const caps = s.capabilities();
     const missing = asked.filter((f) => !caps.filters.has(f));
-    if (missing.length === 0) use.push(s);
-    else
+    if (missing.length === 0) {
+      use.push(s);
+      for (const f of asked) if (caps.partly?.[f]) refused.push(`${f}: ${caps.partly[f]}`);
+    } else
       for (const f of missing)
         refused.push(`${f}: ${s.name} ${caps.cannot[f] ?? 'cannot apply this filter'}; refused`);
   }

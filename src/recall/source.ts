@@ -17,6 +17,11 @@ export interface Capabilities {
   filters: ReadonlySet<FilterName>;
   /** Why it cannot apply the others: one clause, e.g. "records no working folder". */
   cannot: Partial<Record<FilterName, string>>;
+  /**
+   * Filters it applies but some of its conversations cannot pass (an agent that
+   * records no folder, under `cwd`): one sentence naming what is left out.
+   */
+  partly?: Partial<Record<FilterName, string>>;
   /** Pinned conversations (the list for people puts them first). */
   pins: boolean;
   /** Compression chains and parent sessions (scroll rebinding, lineage exclusion). */

@@ -18,6 +18,18 @@ function likePrefix(p: string): string {
 }
 
 /**
+ * The folder filter on one column. A value that ends in `/` is that folder or
+ * below it (`~/code/` takes ~/code and ~/code/app, never ~/code2: what
+ * `--here` and the app's `.` ask); any other value is a path prefix.
+ */
+export function folderMatch(col: string, value: string): { sql: string; params: string[] } {
+  const dir = value.replace(/\/+$/, '');
+  if (dir === value || dir === '')
+    return { sql: `${col} LIKE ? ESCAPE '\\'`, params: [likePrefix(value)] };
+  return { sql: `(${col} = ? OR ${col} LIKE ? ESCAPE '\\')`, params: [dir, likePrefix(`${dir}/`)] };
+}
+
+/**
  * Sessions whose own row passes the source, folder and model filters; null when
  * none is set. A folder filter on a layout with neither `cwd` nor
  * `git_repo_root` matches nothing: the store cannot say where a session ran.
@@ -39,8 +51,9 @@ export function filterSessionsSql(
     ];
     if (cols.length === 0) parts.push('0');
     else {
-      parts.push(`(${cols.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
-      for (let i = 0; i < cols.length; i++) params.push(likePrefix(f.cwd));
+      const each = cols.map((c) => folderMatch(c, f.cwd!));
+      parts.push(`(${each.map((m) => m.sql).join(' OR ')})`);
+      for (const m of each) params.push(...m.params);
     }
   }
   if (f.model !== undefined && f.model !== '') {

@@ -15,6 +15,8 @@ export interface StartOptions {
   print: boolean | 'anchor' | 'id' | 'link' | null;
   /** Which histories to show: `all` (default), `hermes` alone, or a comma list (`--agent`, else LOOKBACK_AGENTS). */
   agent?: string | undefined;
+  /** Start in the this-folder view (`--here`, LOOKBACK_HERE=1): conversations run in the current folder or below. */
+  here?: boolean;
   /** The store to open, as the command line chose it (src/recall/storeChoice.ts). */
   store: ChosenStore;
 }

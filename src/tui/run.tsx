@@ -192,6 +192,9 @@ export async function runApp(flags: Flags): Promise<number> {
         : {}),
       onQuit: () => finish(0),
       home: os.homedir(),
+      // `.` narrows the lists to the folder lookback was started in; --here starts there.
+      here: process.cwd(),
+      ...(flags.here ? { startHere: true } : {}),
       history: fileHistory(historyPath(process.env, process.platform, os.homedir())),
       env: process.env,
       resume: resumeIn,

@@ -95,7 +95,9 @@ export async function startHarness(
     profiles?: string[];
     /** The other profiles' stores, as src/tui/run.tsx injects them (src/tui/otherProfiles.ts). */
     otherProfiles?: CreateOptions['otherProfiles'];
-  } & Partial<Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend' | 'demo'>> = {},
+  } & Partial<
+    Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend' | 'demo' | 'here' | 'startHere'>
+  > = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
   const copied: string[] = [];
@@ -129,6 +131,8 @@ export async function startHarness(
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.suspend ? { suspend: opts.suspend } : {}),
     ...(opts.demo ? { demo: true } : {}),
+    ...(opts.here ? { here: opts.here } : {}),
+    ...(opts.startHere ? { startHere: true } : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),
     ...(opts.otherProfiles ? { otherProfiles: opts.otherProfiles } : {}),

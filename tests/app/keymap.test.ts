@@ -56,6 +56,7 @@ describe('key map', () => {
       '↑ ↓',
       'Ctrl-N Ctrl-P',
       'key:value',
+      'Tab',
     ]);
     const copy = rows.find((r) => r.description.startsWith('Copy an anchor'));
     expect(copy?.keys).toBe('y');

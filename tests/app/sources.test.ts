@@ -105,6 +105,9 @@ const hermesRows = (rows: SessionRow[]) =>
     .map((r) => r.sessionId)
     .sort();
 
+const PRAISONAI_NO_FOLDER =
+  'cwd: praisonai records no working folder; its conversations are left out';
+
 /** The search line as the app reads it (chips to filters). */
 const line = (text: string) =>
   resolveLine(text, {
@@ -127,7 +130,8 @@ describe('each filter chip, each source: applied by both, the same rule as the C
       const l = line(chip);
       expect(l.error).toBeNull();
       const got = recent(l.store);
-      expect(got.refused ?? []).toEqual([]);
+      // PraisonAI records no folder: under cwd: its conversations are left out, said in one line.
+      expect(got.refused ?? []).toEqual(chip.startsWith('cwd:') ? [PRAISONAI_NO_FOLDER] : []);
       // Other agents: exactly the index's conversations that match.
       expect(agentRows(got.rows)).toEqual(indexIds(where, ...args).map((x) => x));
       // Hermes: exactly the store's own answer to the same filter.
@@ -185,10 +189,11 @@ describe('each filter chip, each source: applied by both, the same rule as the C
     const v6 = Store.open(old, { profile: 'default' });
     try {
       const got = recent(line('cwd:~/shop').store, 500, v6);
-      expect(got.refused).toHaveLength(1);
+      expect(got.refused).toHaveLength(2);
       expect(got.refused![0]).toMatch(
         /^cwd: Hermes profile default records no working folder \(.*\); refused$/,
       );
+      expect(got.refused![1]).toBe(PRAISONAI_NO_FOLDER);
       expect(agentRows(got.rows)).toEqual(indexIds(`cwd LIKE '/home/ana/shop%'`));
       expect(hermesRows(got.rows)).toEqual([]);
       // Alone (agent:hermes), nothing is left to answer: the same line is the error.

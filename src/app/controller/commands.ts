@@ -27,6 +27,8 @@ import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { openFromLine, paste, remember, searchChanged } from './search.js';
 import { say } from './status.js';
+import { refreshFilterValues, takeCompletion } from './complete.js';
+import { tildePath } from '../../text/format.js';
 
 export function apply(ctx: Ctx, r: Routed): void {
   switch (r.kind) {
@@ -36,6 +38,10 @@ export function apply(ctx: Ctx, r: Routed): void {
       return editSearch(ctx, { type: 'insert', text: r.text });
     case 'edit':
       return editSearch(ctx, r.action);
+    case 'complete':
+      return takeCompletion(ctx, (text, from) =>
+        editSearch(ctx, { type: 'replaceWord', from, text }),
+      );
     case 'history': {
       const text = ctx.state.search.text;
       ctx.dispatch({ type: 'historyWalk', dir: r.dir });
@@ -145,6 +151,7 @@ function shiftCode(ctx: Ctx, dir: 1 | -1): void {
 /** An edit of the search line; a new search only when its text changed (not for a cursor move). */
 function editSearch(ctx: Ctx, action: EditAction): void {
   const text = ctx.state.search.text;
+  refreshFilterValues(ctx);
   ctx.dispatch({ type: 'searchEdit', action });
   if (ctx.state.search.text !== text) searchChanged(ctx);
 }
@@ -280,6 +287,18 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     reloadRecent(ctx);
     if (ctx.state.search.text.trim() !== '') searchChanged(ctx);
     ctx.setStatus(say.everyProfile(ctx.state.everyProfile, ctx.data.profile));
+  },
+  'view.here': (ctx) => {
+    if (!ctx.o.here) return ctx.setStatus(say.noHere);
+    ctx.dispatch({ type: 'setHere', here: ctx.state.here === null ? ctx.o.here : null });
+    // The line's filters and this folder's are applied together: Recent and Results follow.
+    const before = ctx.state.status;
+    searchChanged(ctx);
+    // A refusal or an empty list said by the reload stays; otherwise the view names itself.
+    if (ctx.state.status === before)
+      ctx.setStatus(
+        say.here(ctx.state.here === null ? null : tildePath(ctx.state.here, ctx.o.home ?? '')),
+      );
   },
   'view.toggleHidden': (ctx) => {
     ctx.dispatch({ type: 'toggleHidden' });

@@ -32,7 +32,7 @@ import { checkForChanges } from './live.js';
 import { followSelection } from './preview.js';
 import { onMouse } from './mouse.js';
 import { reloadRecent } from './recent.js';
-import { onQueryResponse } from './search.js';
+import { currentLine, onQueryResponse } from './search.js';
 import { say } from './status.js';
 
 export type { ControllerOptions, CopyFn, Timers } from './ctx.js';
@@ -75,6 +75,7 @@ export class Controller {
       store,
       now: this.now() / 1000,
       history: o.history?.load() ?? [],
+      ...(o.startHere && o.here ? { here: o.here } : {}),
     });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the Ctx getters read the live fields
     const self = this;
@@ -199,6 +200,8 @@ export class Controller {
     this.started = true;
     this.batch(() =>
       this.guard(() => {
+        // Started in the this-folder view (`--here`): the first page is already narrowed.
+        if (this.state.here !== null) this.ctx.recent.filters = currentLine(this.ctx).store;
         reloadRecent(this.ctx);
         for (const w of this.o.data.warnings) this.setStatus(w, 'warn');
         if (this.o.notice) this.setStatus(this.o.notice, 'info');

@@ -115,6 +115,10 @@ export interface ControllerOptions {
   indexer?: BackgroundIndexer;
   /** The home folder, for `cwd:~/code` in the search line. */
   home?: string;
+  /** The folder lookback was started in: `.` narrows the lists to it and below (absent: `.` says so). */
+  here?: string;
+  /** Start in that view (`--here`, LOOKBACK_HERE=1). */
+  startHere?: boolean;
   /** Where earlier queries are kept (src/tui/history.ts: a file in the cache dir). */
   history?: HistoryStore;
 }

@@ -24,6 +24,7 @@ export function currentLine(ctx: Ctx): ResolvedLine {
     home: ctx.o.home ?? '~',
     profile: ctx.state.store.profile,
     everyProfile: ctx.state.everyProfile,
+    here: ctx.state.here,
   });
 }
 
@@ -35,7 +36,8 @@ function applyRecentFilters(ctx: Ctx, line: ResolvedLine): void {
   ctx.recent.filters = next;
   reloadRecent(ctx);
   const shown = ctx.state.recent.rows.length;
-  if (next && shown === 0 && ctx.state.recent.complete)
+  // An empty list under chips says which; under the this-folder view alone the pane says so.
+  if (next && shown === 0 && ctx.state.recent.complete && line.chips.length > 0)
     ctx.setStatus(noResultsHint({ text: '', filters: line.filters, mode: 'full-text' }), 'warn');
 }
 
@@ -70,7 +72,8 @@ function answerLine(ctx: Ctx): void {
   }
   ctx.search.limit = SEARCH_LIMIT;
   if (text.trim() === '') {
-    applyRecentFilters(ctx, { ...currentLine(ctx), filtered: false });
+    // An empty line has no chips; the this-folder view (`.`) still filters Recent.
+    applyRecentFilters(ctx, currentLine(ctx));
     ctx.search.gen++;
     ctx.dispatch({ type: 'searchStarted', generation: ctx.search.gen, forText: '' });
     ctx.dispatch({ type: 'clearResults' });

@@ -90,6 +90,11 @@ export const say = {
     shown
       ? 'showing hidden conversations and taken-back messages'
       : 'hiding subagent, kanban, tool, archived and hidden conversations',
+  here: (dir: string | null) =>
+    dir !== null
+      ? `this folder: conversations run in ${sanitizeLine(dir)} or below it · . again shows every folder`
+      : 'every folder',
+  noHere: 'no folder to narrow to: lookback was started without one',
   oneProfile: (profile: string) =>
     `only one profile (${sanitizeLine(profile)}): nothing else to list`,
   everyProfile: (on: boolean, profile: string) =>

@@ -145,6 +145,11 @@ export class AgentSource {
     return this.recent(1, true).length > 0;
   }
 
+  /** Distinct sources, models and folders of its conversations, for the search line's completions. */
+  values(limit: number): { sources: string[]; models: string[]; folders: string[] } {
+    return this.index.values(limit);
+  }
+
   /** The agents this index reads (the app's `--agent` choice). */
   get agents(): readonly Agent[] {
     return this.index.agents;

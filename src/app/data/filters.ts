@@ -6,6 +6,7 @@
  */
 import { AGENTS } from '../../agents/model.js';
 import { parseFilters, type Chip, type Filters as LineFilters } from '../../query/filters.js';
+import { folderAndBelow, isAtOrBelow } from '../../recall/folder.js';
 import { parseWhen } from '../../store/time.js';
 import type { Filters as StoreFilters } from '../../store/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
@@ -40,6 +41,8 @@ export interface LineContext {
   profile: string;
   /** The every-profile view (P) is on: every profile is shown, each row tagged. */
   everyProfile?: boolean;
+  /** The this-folder view (`.`): only conversations run in this folder or below it. */
+  here?: string | null;
 }
 
 export interface ResolvedLine {
@@ -91,6 +94,16 @@ export function resolveLine(line: string, c: LineContext): ResolvedLine {
   if (f.sources) out.store.sources = f.sources;
   if (f.cwd !== undefined) out.store.cwd = expandHome(f.cwd, c.home);
   if (f.model !== undefined) out.store.model = f.model;
+  // The this-folder view is one more folder filter; a `cwd:` inside it narrows it, one outside is refused.
+  if (c.here) {
+    out.filtered = true;
+    const typed = out.store.cwd;
+    if (typed === undefined) out.store.cwd = folderAndBelow(c.here);
+    else if (!isAtOrBelow(typed, c.here)) {
+      out.error = `cwd:${sanitizeLine(f.cwd ?? typed)} is outside this folder (${sanitizeLine(c.here)}): . shows every folder`;
+      return out;
+    }
+  }
   // Out of the every-profile view only this profile is shown: another is refused in one line.
   const profiles = (f.profiles ?? []).map((p) => p.trim()).filter((p) => p !== '');
   if (c.everyProfile) {

@@ -7,6 +7,9 @@ import type { ParsedAnchor } from '../../anchors/parse.js';
 import { compressionChain, sessionMeta } from '../../store/lineage.js';
 import { FIND_MAX, findInSessions } from '../../store/find.js';
 import type { Store } from '../../store/store.js';
+import { storeValues } from '../../store/values.js';
+import type { FilterValues } from '../../query/complete.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import type { MsgWindow } from '../geometry/window.js';
 import type { MarkRef, ResultItem, SessionRow } from '../model.js';
 import { isAgentMessageId, splitAgentSession } from './agentIds.js';
@@ -114,6 +117,25 @@ export class DataSource {
       profiles ?? null,
       others ? (r) => others.storeOf(r) : null,
     );
+  }
+
+  /**
+   * What the search line's filters can take here (its completions): this
+   * store's and the index's sources, models and folders, newest first, the
+   * agents read and the profiles on disk; each value sanitized, each list bounded.
+   */
+  filterValues(limit: number): FilterValues {
+    const own = storeValues(this.store, limit);
+    const index = this.agents?.hasConversations() ? this.agents.values(limit) : null;
+    const merge = (a: string[], b: string[] | undefined): string[] =>
+      [...new Set([...a, ...(b ?? [])].map(sanitizeLine))].slice(0, limit);
+    return {
+      sources: merge(own.sources, index?.sources),
+      model: merge(own.models, index?.models),
+      cwd: merge(own.folders, index?.folders),
+      agents: ['hermes', ...(this.agents?.agents ?? [])],
+      profiles: merge(this.profiles(), []),
+    };
   }
 
   /** The other readable profiles, as the every-profile view's requests name them; empty when none. */

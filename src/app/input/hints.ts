@@ -3,6 +3,7 @@
  * the hint line of each pane, all read from COMMANDS so they cannot drift from
  * what the keys do.
  */
+import { FILTER_KEYS } from '../../query/filters.js';
 import {
   command,
   isTypingBinding,
@@ -64,7 +65,12 @@ const SEARCH_LINE_ROWS: readonly HelpRow[] = [
   { keys: 'Ctrl-N Ctrl-P', description: 'Move the selection while typing (Ctrl-J/K too)' },
   {
     keys: 'key:value',
-    description: 'Filters: source: after: before: cwd: model: role: profile: agent:',
+    description: `Filters: ${FILTER_KEYS.map((k) => `${k}:`).join(' ')}`,
+  },
+  {
+    keys: 'Tab',
+    description:
+      'Complete the filter key or value offered: mo → model:, model:gp → a model your sources hold',
   },
 ];
 

@@ -73,6 +73,7 @@ export type CommandId =
   | 'marks.clear'
   | 'view.toggleHidden'
   | 'view.everyProfile'
+  | 'view.here'
   | 'info'
   // issue 9, reading and acting
   | 'msg.next'
@@ -262,6 +263,13 @@ export const COMMANDS: readonly Command[] = [
     keys: [ch('P')],
     description:
       "Every profile: Recent and search over every Hermes profile's store (again: this one)",
+    section: 'App',
+  },
+  {
+    id: 'view.here',
+    keys: [ch('.')],
+    description:
+      'This folder: the conversations run in the folder lookback started in or below it (again: every folder)',
     section: 'App',
   },
   {

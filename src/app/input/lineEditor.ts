@@ -30,7 +30,9 @@ export type EditAction =
   /** Ctrl-U: the whole line. */
   | { type: 'clear' }
   /** Ctrl-K: from the cursor to the end. */
-  | { type: 'killToEnd' };
+  | { type: 'killToEnd' }
+  /** Tab on a completion: the word text[from, cursor) becomes `text` (src/query/complete.ts). */
+  | { type: 'replaceWord'; from: number; text: string };
 
 export const EMPTY_LINE: LineState = { text: '', cursor: 0 };
 
@@ -112,6 +114,12 @@ export function editLine(state: LineState, action: EditAction): LineState {
         text: text.slice(0, cursor) + add + text.slice(cursor),
         cursor: cursor + add.length,
       };
+    }
+    case 'replaceWord': {
+      const from = Math.max(0, Math.min(action.from, cursor));
+      const add = cleanInsert(action.text);
+      if (text.length - (cursor - from) + add.length > LINE_MAX_CHARS) return { text, cursor };
+      return { text: text.slice(0, from) + add + text.slice(cursor), cursor: from + add.length };
     }
     case 'backspace': {
       if (cursor === 0) return { text, cursor };

@@ -15,6 +15,7 @@ import {
   type KeyLike,
 } from './keymap.js';
 import { keyToEdit, type EditAction } from './lineEditor.js';
+import { completionOf } from '../state/selectors.js';
 import type { AppState } from '../state/types.js';
 
 export type Routed =
@@ -22,6 +23,8 @@ export type Routed =
   | { kind: 'type'; text: string }
   | { kind: 'paste'; text: string }
   | { kind: 'edit'; action: EditAction }
+  /** Tab on an offered completion (src/query/complete.ts): the first one takes the word's place. */
+  | { kind: 'complete' }
   /** ↑/↓ in the search line: earlier and later queries. */
   | { kind: 'history'; dir: 1 | -1 }
   /** The find line (`/` in the message pane): an edit, Enter, or Esc. */
@@ -112,7 +115,9 @@ const TYPING_COMMANDS: readonly CommandId[] = [
 /** Ctrl keys the line editor takes before the key map (Ctrl-U clears the line rather than paging). */
 const LINE_CTRL = new Set(['a', 'e', 'h', 'w', 'u']);
 
-function routeTyping(input: string, key: KeyLike): Routed | null {
+function routeTyping(s: AppState, input: string, key: KeyLike): Routed | null {
+  // Tab (the next-pane key) takes a completion when one is offered, as a shell's; otherwise it leaves the line.
+  if (matches('pane.next', input, key) && completionOf(s) !== null) return { kind: 'complete' };
   // ↑/↓ walk earlier queries, as in a shell; Ctrl-N/P and Ctrl-J/K move the results.
   if (key.upArrow && !key.ctrl) return { kind: 'history', dir: -1 };
   if (key.downArrow && !key.ctrl) return { kind: 'history', dir: 1 };
@@ -163,7 +168,7 @@ export function route(s: AppState, input: string, key: KeyLike): Routed | null {
   if (s.historyFind !== null) return routeHistoryFind(input, key);
   // Ctrl-R searches the query history from anywhere (the search line opens with it).
   if (matches('history.search', input, key)) return { kind: 'command', command: 'history.search' };
-  if (s.typing) return routeTyping(input, key);
+  if (s.typing) return routeTyping(s, input, key);
   const text = typedText(input, key);
   // A paste into a pane goes to the search line (a pasted anchor jumps straight there).
   if (text !== null && isPaste(text)) return { kind: 'paste', text };

@@ -193,5 +193,9 @@ export function reduceLists(s: AppState, a: ListAction): AppState {
       return { ...s, showHidden: !s.showHidden };
     case 'toggleEveryProfile':
       return { ...s, everyProfile: !s.everyProfile };
+    case 'setHere':
+      return { ...s, here: a.here };
+    case 'filterValues':
+      return { ...s, filterValues: a.values };
   }
 }

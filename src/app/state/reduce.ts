@@ -43,6 +43,8 @@ export function initialState(o: InitOptions): AppState {
     hidden: o.hidden ?? null,
     showHidden: false,
     everyProfile: false,
+    here: o.here ?? null,
+    filterValues: null,
     view: null,
     marks: [],
     overlay: null,
@@ -122,6 +124,8 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'collapseBranches':
     case 'toggleHidden':
     case 'toggleEveryProfile':
+    case 'setHere':
+    case 'filterValues':
       return reduceLists(s, a);
     case 'openView':
     case 'focusView':

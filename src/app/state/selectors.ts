@@ -1,4 +1,5 @@
 /** Derived values read by the reducer, the controller and the views. */
+import { completeAt, type Completion } from '../../query/complete.js';
 import { parseFilters } from '../../query/filters.js';
 import { GUTTER, layoutMessage } from '../geometry/lineLayout.js';
 import { innerWidth, screenFor, type Screen } from '../geometry/screen.js';
@@ -147,4 +148,10 @@ export function viewMatchesSelection(s: AppState): boolean {
   if (s.pane === 'messages' && !s.typing) return true;
   const t = previewTarget(s);
   return t !== null && s.view !== null && s.view.key === t.key;
+}
+
+/** The completion offered for the word at the search line's cursor (Tab takes the first), or null. */
+export function completionOf(s: AppState): Completion | null {
+  if (!s.typing || s.search.selected || s.historyFind !== null) return null;
+  return completeAt(s.search.text, s.search.cursor, s.filterValues ?? {});
 }

@@ -3,6 +3,7 @@
  * state/ touches the store, the clipboard or the terminal: the controller loads
  * data and dispatches the results as actions; tests drive the reducer directly.
  */
+import type { FilterValues } from '../../query/complete.js';
 import type { ConversationContext } from '../../store/facts.js';
 import type { Message } from '../../store/types.js';
 import type { ListState } from '../geometry/list.js';
@@ -146,6 +147,10 @@ export interface AppState {
   showHidden: boolean;
   /** The every-profile view (P): Recent and Results list every profile's store together. */
   everyProfile: boolean;
+  /** What the sources hold for each filter (the search line's completions); null until first asked. */
+  filterValues: FilterValues | null;
+  /** The this-folder view (`.`, `--here`): the folder whose conversations (run there or below) are listed; null: every folder. */
+  here: string | null;
   view: MessageView | null;
   marks: MarkRef[];
   overlay: Overlay | null;
@@ -217,6 +222,8 @@ export type Action =
   | { type: 'collapseBranches'; rootId: string }
   | { type: 'toggleHidden' }
   | { type: 'toggleEveryProfile' }
+  | { type: 'setHere'; here: string | null }
+  | { type: 'filterValues'; values: FilterValues }
   | {
       type: 'openView';
       view: Omit<MessageView, 'win' | 'expanded' | 'reasoning' | 'hideTools' | 'codeShift'>;
@@ -256,6 +263,8 @@ export interface InitOptions {
   hidden?: HiddenCounts | null;
   /** Earlier queries (loaded by src/tui). */
   history?: readonly string[];
+  /** Start in the this-folder view of this folder (`--here`). */
+  here?: string | null;
 }
 
 export type ListAction = Extract<
@@ -273,7 +282,9 @@ export type ListAction = Extract<
       | 'branchesLoaded'
       | 'collapseBranches'
       | 'toggleHidden'
-      | 'toggleEveryProfile';
+      | 'toggleEveryProfile'
+      | 'setHere'
+      | 'filterValues';
   }
 >;
 
