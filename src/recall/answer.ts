@@ -18,7 +18,7 @@ import { filtersAsked, type Call } from './call.js';
 import { merge, perSource, type MergeOrder } from './merge.js';
 import { budgetPage, makeCursor, readCursor } from './pages.js';
 import { resumeOf } from './resume.js';
-import { hostLink, ownerKey, type Owner } from './ref.js';
+import { hostLink, ownerKey, type Owner } from '../ids/ref.js';
 import type { ConversationSource, Listed, Payload, Row } from './source.js';
 
 /** A source that could not be opened or read: one line in the answer. */

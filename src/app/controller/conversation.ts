@@ -2,7 +2,7 @@
 import { parseFilters } from '../../query/filters.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { FULL_OPEN, PREVIEW_OPEN, type Opened } from '../data/chainWindow.js';
-import { splitAgentSession } from '../data/agentIds.js';
+import { splitAgentSession } from '../../ids/app.js';
 import {
   adjacentHit,
   focusedMessage,
