@@ -7,7 +7,7 @@ import type { Json } from '../store/recall.js';
 
 import { answer } from '../recall/answer.js';
 import type { Call, MessageRange } from '../recall/call.js';
-import { listLimit, maxChars, messagesLimit } from '../recall/limits.js';
+import { listLimit, maxChars, messagesLimit } from '../budgets.js';
 import { chooseSources, selectionFor, type Selection } from '../recall/sources.js';
 import { parseTarget, TargetError } from '../recall/target.js';
 import { progressBar } from '../agents/progress.js';

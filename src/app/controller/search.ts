@@ -189,9 +189,7 @@ function flushSearch(ctx: Ctx): void {
   requestSearch(ctx, ctx.search.gen, true);
 }
 
-import { LOAD_AHEAD } from '../../budgets.js';
-/** Rows from the end of a cut Recent list at which the next page is asked for. */
-const RECENT_AHEAD = 50;
+import { LOAD_AHEAD, RECENT_AHEAD } from '../../budgets.js';
 
 /**
  * The selection nears the end of a Recent list that was cut (more rows than one
