@@ -174,6 +174,13 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 export const MCP_MESSAGE_MAX_CHARS = 300;
 /** A tool call's arguments are a few hundred bytes; 1 MiB is generous and bounded. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The MCP server's store choice (--db, --profile, the active profile, a
+ * PostgreSQL profile's config) is kept this long: a call reuses the last
+ * choice instead of reading config files again (it was ~5% of a search call over
+ * stdio); a store that appears, or a config that changes, is seen within this.
+ */
+export const STORE_CHOICE_TTL_MS = 1_000;
 /** The tool list changes only with a new lookback: clients may cache it for an hour. */
 export const LIST_TTL_MS = 60 * 60 * 1000;
 /** Anything longer is a pasted document, not an anchor; also bounds the work done. */
