@@ -11,6 +11,7 @@ const FOLDERS = [
   'clipboard',
   'export',
   'demo',
+  'ids',
   'agents',
   'mirror',
   'postgres',
@@ -71,6 +72,11 @@ const FOLDER_ARROWS = [
   ),
   arrows('demo', [], 'src/demo generates a store; it imports nothing of lookback.'),
   arrows(
+    'ids',
+    ['agents', 'text'],
+    'src/ids owns the ids (typed references, the app encoding): it knows the agent names and nothing else.',
+  ),
+  arrows(
     'agents',
     ['store', 'text'],
     "src/agents reads the other agents' files into its index; the doors and the recall core use it, not the reverse.",
@@ -84,12 +90,12 @@ const FOLDER_ARROWS = [
   ),
   arrows(
     'recall',
-    ['store', 'agents', 'anchors', 'demo', 'postgres', 'hosts', 'text'],
+    ['store', 'agents', 'anchors', 'demo', 'postgres', 'hosts', 'text', 'ids'],
     "The recall core answers every door: it imports no door (src/hosts is a source's storage: a synced machine's mirror).",
   ),
   arrows(
     'mcp',
-    ['agents', 'store', 'text', 'recall', 'hosts', 'cli'],
+    ['agents', 'store', 'text', 'recall', 'hosts', 'cli', 'ids'],
     'The MCP server parses tool arguments and prints answers; it asks src/recall, never the command line, the app or a source directly.',
     [
       CLI_HELPERS_ONLY,
@@ -200,6 +206,37 @@ export default tseslint.config(
   },
   ...FOLDER_ARROWS,
   {
+    // Geometry measures and lays out what it is given: no data module, no source, and
+    // no id arithmetic (an id is decoded by src/ids only; tests/architecture/ids.test.ts).
+    files: ['src/app/geometry/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'ink'],
+          patterns: [
+            {
+              group: [
+                '**/data/*',
+                '**/agents/*',
+                '**/recall/*',
+                '**/store/*',
+                '!**/store/types*',
+                '!**/store/content*',
+                '**/components/*',
+                '**/cli/*',
+                '**/tui/*',
+                '**/demo/*',
+              ],
+              message:
+                "src/app/geometry imports no data module or source (but the store's message shapes); ids through src/ids.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['components/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -207,8 +244,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/store/*', '**/cli/*', '**/tui/*'],
-              message: 'Views render app state: the store is reached through src/app only.',
+              group: [
+                '**/store/*',
+                '**/cli/*',
+                '**/tui/*',
+                '**/app/data/*',
+                '**/agents/*',
+                '**/recall/*',
+              ],
+              message:
+                'Views render app state: no data module, no source (ids through src/ids, tags through src/app/tags.ts).',
             },
           ],
         },

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import type { Controller } from '../src/app/controller/controller.js';
 import { tildePath } from '../src/text/format.js';
 import { truncate } from '../src/text/width.js';
-import { lineChips } from '../src/app/data/filters.js';
+import { lineChips } from '../src/query/filters.js';
 import { hints } from '../src/app/input/hints.js';
 import type { Size } from '../src/app/geometry/screen.js';
 import {

@@ -1,5 +1,5 @@
 import React from 'react';
-import { messageLabel } from '../src/app/data/agentIds.js';
+import { messageLabel } from '../src/ids/app.js';
 import { sanitizeLine } from '../src/text/sanitize.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import {

@@ -1,6 +1,5 @@
 import React from 'react';
-import { agentTag } from '../src/app/data/agentIds.js';
-import { profileTag } from '../src/app/data/profileIds.js';
+import { agentTag, profileTag } from '../src/app/tags.js';
 import { age, formatCount, plural } from '../src/text/format.js';
 import type { Line, Span } from '../src/app/geometry/lineLayout.js';
 import { visibleRange, type ListState } from '../src/app/geometry/list.js';

@@ -182,6 +182,13 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 export const MCP_MESSAGE_MAX_CHARS = 300;
 /** A tool call's arguments are a few hundred bytes; 1 MiB is generous and bounded. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The MCP server's store choice (--db, --profile, the active profile, a
+ * PostgreSQL profile's config) is kept this long: a call reuses the last
+ * choice instead of reading config files again (it was ~5% of a search call over
+ * stdio); a store that appears, or a config that changes, is seen within this.
+ */
+export const STORE_CHOICE_TTL_MS = 1_000;
 /** The tool list changes only with a new lookback: clients may cache it for an hour. */
 export const LIST_TTL_MS = 60 * 60 * 1000;
 /** Anything longer is a pasted document, not an anchor; also bounds the work done. */
@@ -333,3 +340,34 @@ export const MAX_COMBINING_MARKS = 4;
 export const FILTER_VALUES_MAX = 200;
 /** Completions offered at once for the word at the cursor. */
 export const COMPLETIONS_SHOWN = 8;
+// ---- Pages of the list and messages questions (every door: MCP tools, `lookback list|messages`) ----
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+export const MESSAGES_LIMIT_DEFAULT = 50;
+export const MESSAGES_LIMIT_MAX = 500;
+/** Characters of message text per page: about 5k tokens by default. */
+export const MAX_CHARS_DEFAULT = 20_000;
+export const MAX_CHARS_MIN = 200;
+export const MAX_CHARS_MAX = 500_000;
+
+const clamp = (v: number | undefined, d: number, lo: number, hi: number) =>
+  Math.max(lo, Math.min(v ?? d, hi));
+
+/** Conversations per list page, clamped into range (a door says nothing when it clamps). */
+export const listLimit = (n: number | undefined) => clamp(n, LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX);
+export const messagesLimit = (n: number | undefined) =>
+  clamp(n, MESSAGES_LIMIT_DEFAULT, 1, MESSAGES_LIMIT_MAX);
+export const maxChars = (n: number | undefined) =>
+  clamp(n, MAX_CHARS_DEFAULT, MAX_CHARS_MIN, MAX_CHARS_MAX);
+
+// ---- Strays gathered from their modules ----
+
+/** Matching messages a source reads to count conversations in the app ("50 of 441+"). */
+export const COUNT_CAP = 20_000;
+/** Rows from the end of a cut Recent list at which the next page is asked for. */
+export const RECENT_AHEAD = 50;
+/** Texts per embedder call (semantic index of a Hermes store). */
+export const EMBED_BATCH = 64;
+/** Rows a host's Hermes mirror applies per statement batch inside the store's one transaction. */
+export const MIRROR_BATCH_ROWS = 500;

@@ -7,7 +7,7 @@ import { agentResume } from '../anchors/agentForms.js';
 import { link } from '../anchors/format.js';
 import type { ConversationContext } from '../store/facts.js';
 import { age, clockTime, formatCount, plural, tildePath } from '../text/format.js';
-import { splitAgentSession } from './data/agentIds.js';
+import { splitAgentSession } from '../ids/app.js';
 import { statusOf, type ConversationStatus } from './conversationStatus.js';
 
 /** `1.2k`, `3.4M`: token counts in a few columns. */

@@ -1,3 +1,13 @@
+/**
+ * The recall subcommands (recent, search, scroll, read, list, overview,
+ * messages, pins): flags and arguments into one `Call` (src/recall/call.ts),
+ * `answer`, then JSON or text on stdout.
+ *
+ * Why one file of ~590 lines: one job, parsing one door's input, whose flag
+ * readers (intFlag, whenFlag, …) are shared by every subcommand's parse;
+ * printing lives in text.ts, sources in src/recall/sources.ts. Split the flag
+ * readers out (a parseFlags.ts) when another door needs them.
+ */
 import { MAX_EXCLUDED } from '../budgets.js';
 import { StoreError } from '../store/errors.js';
 import type { Store } from '../store/store.js';
@@ -7,7 +17,7 @@ import type { Json } from '../store/recall.js';
 
 import { answer } from '../recall/answer.js';
 import type { Call, MessageRange } from '../recall/call.js';
-import { listLimit, maxChars, messagesLimit } from '../recall/limits.js';
+import { listLimit, maxChars, messagesLimit } from '../budgets.js';
 import { chooseSources, selectionFor, type Selection } from '../recall/sources.js';
 import { parseTarget, TargetError } from '../recall/target.js';
 import { progressBar } from '../agents/progress.js';

@@ -15,6 +15,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { HermesMirror, columnsFromDb, openMirror, type Row } from '../mirror/hermes.js';
 import { HERMES_SCRIPT, HERMES_SHELL, type HermesLine } from './remoteHermes.js';
 import { HostError, runRemote } from './ssh.js';
+import { MIRROR_BATCH_ROWS } from '../budgets.js';
 
 export interface HermesReport {
   stores: { store: string; sessions: number; messages: number; new_messages: number }[];
@@ -30,9 +31,6 @@ function value(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0;
   return v;
 }
-
-/** Rows applied per statement batch inside the store's one transaction. */
-const BATCH = 500;
 
 /** The mirror's note that the remote grew columns it lacks: the next sync rebuilds it. */
 const RESET_NEXT = 'reset_next';
@@ -139,7 +137,7 @@ class StoreWriter {
     const o = this.row(this.sessionCols, r);
     this.seen.add(String(o.id));
     this.sessionRows.push(o);
-    if (this.sessionRows.length >= BATCH) this.flush();
+    if (this.sessionRows.length >= MIRROR_BATCH_ROWS) this.flush();
   }
 
   messages(cols: string[]): void {
@@ -150,7 +148,7 @@ class StoreWriter {
 
   message(r: unknown[]): void {
     this.messageRows.push(this.row(this.messageCols, r));
-    if (this.messageRows.length >= BATCH) this.flush();
+    if (this.messageRows.length >= MIRROR_BATCH_ROWS) this.flush();
   }
 
   private flush(): void {

@@ -16,7 +16,7 @@ import type { Store } from '../store/store.js';
 import { parseWhen } from '../store/time.js';
 import type { Filters } from '../store/types.js';
 import type { AgentIndex } from './agents.js';
-import { splitHostLink } from '../recall/ref.js';
+import { splitHostLink } from '../ids/ref.js';
 import { chooseSources } from '../recall/sources.js';
 import { UsageError } from '../recall/usage.js';
 import type { StoreRegistry } from './stores.js';

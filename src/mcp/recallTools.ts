@@ -14,9 +14,9 @@ import type { Filters } from '../store/types.js';
 import { folderAndBelow } from '../recall/folder.js';
 import { onScope, ToolError, when, type Sources } from './call.js';
 import { parseWith } from './tool.js';
+import { AGENTS } from '../agents/model.js';
 
 import {
-  AGENT_LIST,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   MESSAGES_LIMIT_DEFAULT,
@@ -27,14 +27,14 @@ import {
   listLimit,
   maxChars,
   messagesLimit,
-} from '../recall/limits.js';
+} from '../budgets.js';
 
 const str = (description: string) => z.string().max(2_048).describe(description);
 const int = (description: string) => z.number().int().describe(description);
 
 const scope = {
   agent: str(
-    `Whose history: ${AGENT_LIST} or all. Omitted: every history on this machine (the Hermes store and every other agent found here).`,
+    `Whose history: ${['hermes', ...AGENTS].join(', ')} or all. Omitted: every history on this machine (the Hermes store and every other agent found here).`,
   ).optional(),
   profile: str(
     'Hermes only: the profile whose store to read. Omitted: the store lookback was started on.',

@@ -26,6 +26,8 @@ import { ToolError, type Sources } from './call.js';
 import { StoreRegistry, type Locate } from './stores.js';
 import { createServer } from './protocol.js';
 import { GuardedStdioTransport, oneLine } from './wire.js';
+import { STORE_CHOICE_TTL_MS } from '../budgets.js';
+import { existsSync } from 'node:fs';
 
 // The server object (tools/list, tools/call) lives in protocol.ts; callTool is its one call.
 export { callTool, createServer } from './protocol.js';
@@ -69,10 +71,20 @@ export async function runMcp(flags: Flags, httpAddress?: string): Promise<number
     const { ensureDemoStore } = await import('../recall/demoStore.js');
     demo = { path: ensureDemoStore().path, profile: 'demo' };
   }
-  // The CLI's own store choice, made on every call: a store missing at start is an
-  // error on each call (in the CLI's words) until it appears, not a server that
-  // fails to start.
-  const own = () => demo ?? chooseStoreOnDisk(flags);
+  // The CLI's own store choice, made again by the calls: a store missing at start is
+  // an error on each call (in the CLI's words) until it appears, not a server that
+  // fails to start. A choice is kept for STORE_CHOICE_TTL_MS (it reads config files,
+  // and a call asks twice); a failed choice is never kept.
+  let chosen: { at: number; where: ReturnType<typeof chooseStoreOnDisk> } | null = null;
+  const own = () => {
+    if (demo) return demo;
+    const now = Date.now();
+    // A store that went away is chosen again at once (its error in the CLI's words).
+    const fresh = chosen && now - chosen.at >= 0 && now - chosen.at < STORE_CHOICE_TTL_MS;
+    if (chosen && fresh && existsSync(chosen.where.path)) return chosen.where;
+    chosen = { at: now, where: chooseStoreOnDisk(flags) };
+    return chosen.where;
+  };
   let ownProfile = flags.profile ?? (demo ? 'demo' : undefined);
   const locate: Locate = (profile) => {
     if (profile === undefined || profile === ownProfile) {

@@ -17,6 +17,10 @@
  * tool_calls)` over every row, tool rows in full, and `messages_fts_trigram`
  * with the same columns over every non-tool row, kept by triggers, so BM25,
  * snippets and the CJK route are those of that store.
+ *
+ * Why one file of ~530 lines: one class that owns one file's schema (DDL,
+ * column normalisation, affinities) and its writes; splitting the schema from
+ * the writer would expose the column rules both must agree on.
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';

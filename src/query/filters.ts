@@ -198,6 +198,11 @@ const ONLY_NOT =
  * `NOT a NOT b`. FTS5 rejects a leading NOT, and the query means "everything
  * except", which a search index cannot answer.
  */
+/** The chips of a search line, for drawing them (the views import this, not the app's data layer). */
+export function lineChips(line: string): Chip[] {
+  return line.includes(':') ? parseFilters(line).chips : [];
+}
+
 export function onlyNegations(text: string): boolean {
   const tokens = tokenize(text).map((t) => t.raw);
   let positive = 0;

@@ -24,7 +24,7 @@ import type { Json } from '../store/recall.js';
 import { FILTER_NAMES } from './call.js';
 import { hitTime } from './hermes.js';
 import { tagHostAnswer, tagHostRow, withRows } from './hostTag.js';
-import { sourceName, type Owner, type SourceId } from './ref.js';
+import { sourceName, type Owner, type SourceId } from '../ids/ref.js';
 import type {
   Capabilities,
   ConversationSource,

@@ -9,6 +9,11 @@
  * left, that line is the error. A source that is absent or broken is one line
  * (`skipped`), never the end of the answer. With one source the answer is that
  * source's own JSON, byte for byte the agent's `session_search` shape.
+ *
+ * Why one file of ~590 lines: every shape of `Call` (list, one conversation,
+ * overview, messages, pages) goes through the same admit / ask / tag / merge
+ * steps kept here side by side so that they stay one rule; the merge, pages
+ * and cursors already live apart (merge.ts, pages.ts).
  */
 import { StoreError } from '../store/errors.js';
 import { RELAXED_ALL, RELAXED_REST } from '../store/relaxed.js';
@@ -18,7 +23,7 @@ import { filtersAsked, type Call } from './call.js';
 import { merge, perSource, type MergeOrder } from './merge.js';
 import { budgetPage, makeCursor, readCursor } from './pages.js';
 import { resumeOf } from './resume.js';
-import { hostLink, ownerKey, type Owner } from './ref.js';
+import { hostLink, ownerKey, type Owner } from '../ids/ref.js';
 import type { ConversationSource, Listed, Payload, Row } from './source.js';
 
 /** A source that could not be opened or read: one line in the answer. */

@@ -13,7 +13,7 @@ import { sessionsByPrefix } from '../store/resolve.js';
 import { Store } from '../store/store.js';
 import { FILTER_NAMES, type FilterName } from './call.js';
 import { tagHostAnswer, tagHostRow, withRows } from './hostTag.js';
-import { sourceName, type Owner, type SourceId } from './ref.js';
+import { sourceName, type Owner, type SourceId } from '../ids/ref.js';
 import type {
   Capabilities,
   ConversationSource,

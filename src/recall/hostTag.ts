@@ -7,7 +7,7 @@
 import type { Json } from '../store/recall.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { shellLine } from '../text/shell.js';
-import { hostLink, type Owner } from './ref.js';
+import { hostLink, type Owner } from '../ids/ref.js';
 
 type Entry = Record<string, Json>;
 

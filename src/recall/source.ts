@@ -8,7 +8,7 @@
 import type { Json } from '../store/recall.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
 import type { FilterName } from './call.js';
-import type { Owner, SourceId } from './ref.js';
+import type { Owner, SourceId } from '../ids/ref.js';
 
 export type Payload = Record<string, Json>;
 

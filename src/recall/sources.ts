@@ -21,7 +21,7 @@ import { AgentsSource, type AgentsSourceOptions } from './agents.js';
 import type { SourceSet, Skipped } from './answer.js';
 import type { Call } from './call.js';
 import { HermesSource } from './hermes.js';
-import { sourceName } from './ref.js';
+import { sourceName } from '../ids/ref.js';
 import type { ConversationSource } from './source.js';
 
 export const AGENT_NAMES = ['hermes', ...AGENTS] as const;

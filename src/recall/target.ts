@@ -7,7 +7,7 @@
  * anchors/parse.ts underneath).
  */
 import { parseAnchor } from '../anchors/parse.js';
-import { splitHostLink } from './ref.js';
+import { splitHostLink } from '../ids/ref.js';
 
 export interface Target {
   sessionId: string;

@@ -11,11 +11,10 @@ import { HIDDEN_SOURCES_SQL } from '../store/sqlParts.js';
 import type { Store } from '../store/store.js';
 import type { Embedder } from './types.js';
 import { canonical, nearest, textHash, type VectorDb, type VectorMatrix } from './vectors.js';
+import { EMBED_BATCH } from '../budgets.js';
 
 /** Messages read per page: each page is one short read, nothing held between them. */
 const PAGE = 512;
-/** Texts per embedder call. */
-const BATCH = 64;
 
 export interface EmbedProgress {
   done: number;
@@ -105,8 +104,8 @@ export async function embedStore(
       if (!todo.has(t) && !vdb.hasVector(fp, h)) todo.set(t, h);
     }
     const list = [...todo];
-    for (let i = 0; i < list.length; i += BATCH) {
-      const part = list.slice(i, i + BATCH);
+    for (let i = 0; i < list.length; i += EMBED_BATCH) {
+      const part = list.slice(i, i + EMBED_BATCH);
       const vecs = await embedder.embed(
         part.map(([t]) => t),
         'doc',

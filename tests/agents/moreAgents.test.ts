@@ -23,7 +23,8 @@ import { AGENTS } from '../../src/agents/model.js';
 import { agentResume, agentScroll } from '../../src/anchors/agentForms.js';
 import { parseAnchor } from '../../src/anchors/parse.js';
 import { resumeCommand } from '../../src/app/resume.js';
-import { agentFilter, agentTag } from '../../src/app/data/agentIds.js';
+import { agentFilter } from '../../src/app/data/agentFilter.js';
+import { agentTag } from '../../src/app/tags.js';
 import { lookback } from '../helpers/cli.js';
 import { hashTree } from './samples.js';
 import {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/model.js';
 import { isLive } from '../../src/app/conversationStatus.js';
-import { splitAgentMessageId } from '../../src/app/data/agentIds.js';
+import { splitAgentMessageId } from '../../src/ids/app.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import { IDS, buildHome } from '../agents/samples.js';
 import { KEY, WIDE, makeStore, startHarness, type Harness } from './harness.js';

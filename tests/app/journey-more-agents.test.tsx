@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/model.js';
-import { agentTag, splitAgentMessageId } from '../../src/app/data/agentIds.js';
+import { agentTag } from '../../src/app/tags.js';
+import { splitAgentMessageId } from '../../src/ids/app.js';
 import { focusedMessage } from '../../src/app/geometry/window.js';
 import {
   AIDER_REPO,

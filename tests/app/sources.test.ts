@@ -15,7 +15,7 @@ import { IndexReader } from '../../src/agents/appReads.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { indexAll } from '../../src/agents/indexer.js';
 import { AGENTS } from '../../src/agents/model.js';
-import { splitAgentSession } from '../../src/app/data/agentIds.js';
+import { splitAgentSession } from '../../src/ids/app.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
 import type { ProfileRef } from '../../src/app/data/everyProfile.js';
 import type { AppFilters } from '../../src/app/data/filters.js';

@@ -9,27 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { circleEdges, circles, importGraph } from '../../scripts/importCircles.mjs';
 
-/**
- * Circles known and owned elsewhere, each with the reason it is still here.
- * Remove an entry when its circle is gone (the test below says so).
- */
-const KNOWN: Record<string, string> = {
-  'src/app/controller/conversation.ts src/app/controller/recent.ts src/app/controller/search.ts':
-    "the controller's feature modules call each other (review 2026-11b, problem 4); src/app/controller is being reworked on another branch",
-};
-
 describe('import circles', () => {
-  it('finds none among src/, components/ and the root files (beyond the known ones)', () => {
+  it('finds none among src/, components/ and the root files', () => {
     const graph = importGraph(process.cwd());
     expect(graph.size).toBeGreaterThan(100);
-    const found = circles(graph);
-    const unknown = found
-      .filter((group) => !(group.join(' ') in KNOWN))
-      .map((group) => circleEdges(graph, group).join('\n'));
-    expect(unknown).toEqual([]);
-    // A known circle that is gone must leave the list, so it cannot come back unnoticed.
-    const present = new Set(found.map((g) => g.join(' ')));
-    expect(Object.keys(KNOWN).filter((k) => !present.has(k))).toEqual([]);
+    // No exceptions: a new circle fails with the arrows that close it.
+    expect(circles(graph).map((group) => circleEdges(graph, group).join('\n'))).toEqual([]);
   });
 
   it('sees static, type-only and lazy arrows (so the check can fail)', () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexReader } from '../../src/agents/appReads.js';
 import { AGENTS } from '../../src/agents/model.js';
-import { splitAgentSession } from '../../src/app/data/agentIds.js';
+import { splitAgentSession } from '../../src/ids/app.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
 import { answerQuery, type QueryRequest, type QueryResponse } from '../../src/app/data/queries.js';
 import { openStore } from '../../src/lib.js';

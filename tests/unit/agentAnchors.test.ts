@@ -8,7 +8,7 @@ import {
   agentWindowMarkdown,
 } from '../../src/anchors/agentForms.js';
 import { parseAnchor } from '../../src/anchors/parse.js';
-import { agentFilter } from '../../src/app/data/agentIds.js';
+import { agentFilter } from '../../src/app/data/agentFilter.js';
 
 const ref = { agent: 'codex', sessionId: '0199a3e2-7c1d-7000-8000-00000000c0de', anchor: '7' };
 

@@ -12,7 +12,6 @@ import {
   commitFind,
   ensureEdges,
   findAsYouType,
-  nav,
   open,
   reloadAgentView,
   stepMessage,
@@ -23,6 +22,7 @@ import {
 import { copy, copyAnchor, openCopyMenu, toggleMark } from './copy.js';
 import type { Ctx } from './ctx.js';
 import { openExportMenu, runExport } from './export.js';
+import { nav } from './nav.js';
 import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { openFromLine, paste, remember, searchChanged } from './search.js';

@@ -2,7 +2,7 @@
 import { parseFilters } from '../../query/filters.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { FULL_OPEN, PREVIEW_OPEN, type Opened } from '../data/chainWindow.js';
-import { splitAgentSession } from '../data/agentIds.js';
+import { splitAgentSession } from '../../ids/app.js';
 import {
   adjacentHit,
   focusedMessage,
@@ -22,7 +22,6 @@ import {
 } from '../state/selectors.js';
 import type { FindResult, MessageView } from '../state/types.js';
 import type { Ctx } from './ctx.js';
-import { maybeLoadMore, maybeMoreRecent, loadToEnd } from './search.js';
 import { say } from './status.js';
 
 import { MAX_EDGE_LOADS } from '../../budgets.js';
@@ -38,32 +37,8 @@ interface ViewSearch {
   find?: FindResult | null;
 }
 
-export function nav(
-  ctx: Ctx,
-  cmd: 'nav.down' | 'nav.up' | 'nav.pageDown' | 'nav.pageUp' | 'nav.top' | 'nav.bottom',
-): void {
-  const s = ctx.state;
-  const dir: 1 | -1 = cmd === 'nav.down' || cmd === 'nav.pageDown' || cmd === 'nav.bottom' ? 1 : -1;
-  const move =
-    cmd === 'nav.down' || cmd === 'nav.up'
-      ? 'line'
-      : cmd === 'nav.top' || cmd === 'nav.bottom'
-        ? 'edge'
-        : 'page';
-  if (s.pane === 'messages' && s.view) {
-    if (move === 'edge') return jumpEdge(ctx, dir);
-    ctx.dispatch({ type: 'viewNav', move, dir });
-    return ensureEdges(ctx);
-  }
-  const pane = s.pane === 'messages' ? s.origin : s.pane;
-  if (pane === 'results' && cmd === 'nav.bottom' && loadToEnd(ctx)) return;
-  ctx.dispatch({ type: 'listNav', pane, move, dir });
-  if (pane === 'results') maybeLoadMore(ctx);
-  else maybeMoreRecent(ctx);
-}
-
 /** g / G in a conversation: its first or latest messages (loaded fresh: the window is bounded). */
-function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
+export function jumpEdge(ctx: Ctx, dir: 1 | -1): void {
   const v = ctx.state.view;
   if (!v) return;
   const opened =

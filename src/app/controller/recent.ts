@@ -7,7 +7,6 @@ import type { SessionRow } from '../model.js';
 import { selectedRecent } from '../state/selectors.js';
 import type { AppState } from '../state/types.js';
 import type { Ctx } from './ctx.js';
-import { searchChanged } from './search.js';
 import { say } from './status.js';
 
 /** The first page at once, the rest from the worker; a complete first page retires any request in flight. */
@@ -60,6 +59,7 @@ export function requestRecent(ctx: Ctx, topOnly = false): void {
   if (topOnly) ctx.recent.topPageGen = ctx.recent.gen;
 }
 
+/** New rows for Recent, with the status line of what grew (the caller re-runs a fuzzy search over them). */
 export function applyRecent(
   ctx: Ctx,
   rows: SessionRow[],
@@ -85,8 +85,6 @@ export function applyRecent(
     if (indexed.length > 0) lines.push(say.joined(indexed));
     if (lines.length > 0) ctx.setStatus(lines.join('; '));
   }
-  const s = ctx.state;
-  if (s.search.mode === 'fuzzy' && s.search.text.trim() !== '') searchChanged(ctx);
 }
 
 /** Whose rows gained messages or conversations since `before`, named as the status line says them. */

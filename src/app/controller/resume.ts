@@ -4,7 +4,7 @@
  * (src/tui/run.tsx) leaves the app, hands the terminal over and exits with
  * the agent's exit code.
  */
-import { splitAgentSession } from '../data/agentIds.js';
+import { splitAgentSession } from '../../ids/app.js';
 import { resumeCommand } from '../resume.js';
 import type { Ctx } from './ctx.js';
 import { target } from './copy.js';

@@ -192,9 +192,7 @@ function flushSearch(ctx: Ctx): void {
   requestSearch(ctx, ctx.search.gen, true);
 }
 
-import { LOAD_AHEAD } from '../../budgets.js';
-/** Rows from the end of a cut Recent list at which the next page is asked for. */
-const RECENT_AHEAD = 50;
+import { LOAD_AHEAD, RECENT_AHEAD } from '../../budgets.js';
 
 /**
  * The selection nears the end of a Recent list that was cut (more rows than one
@@ -385,12 +383,16 @@ export function onQueryResponse(ctx: Ctx, r: QueryResponse): void {
       case 'recent': {
         if (r.generation !== ctx.recent.gen) return;
         if (r.refused && r.refused.length > 0) ctx.setStatus(r.refused.join('; '), 'warn');
-        if (r.generation !== ctx.recent.topPageGen)
-          return applyRecent(ctx, r.rows, r.complete, r.hidden);
-        // The fresh top of the list, then the rest as last loaded.
-        const top = new Set(r.rows.map((row) => row.rootId));
-        const rest = ctx.state.recent.rows.filter((row) => !top.has(row.rootId));
-        applyRecent(ctx, pinnedFirst([...r.rows, ...rest]), ctx.state.recent.complete, r.hidden);
+        if (r.generation !== ctx.recent.topPageGen) applyRecent(ctx, r.rows, r.complete, r.hidden);
+        else {
+          // The fresh top of the list, then the rest as last loaded.
+          const top = new Set(r.rows.map((row) => row.rootId));
+          const rest = ctx.state.recent.rows.filter((row) => !top.has(row.rootId));
+          applyRecent(ctx, pinnedFirst([...r.rows, ...rest]), ctx.state.recent.complete, r.hidden);
+        }
+        // A fuzzy search runs over Recent's rows: new rows, new answer.
+        if (ctx.state.search.mode === 'fuzzy' && ctx.state.search.text.trim() !== '')
+          searchChanged(ctx);
         return;
       }
       case 'error':

@@ -3,7 +3,7 @@
  * app's wording can be read (and changed) here without reading the logic.
  * Store text in them is sanitized by Controller.setStatus.
  */
-import { nativeMessageId } from '../data/profileIds.js';
+import { nativeMessageId } from '../../ids/app.js';
 import { formatCount, plural } from '../../text/format.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { SearchMode, Sort } from '../model.js';

@@ -18,7 +18,7 @@ import {
   isAgentMessageId,
   splitAgentMessageId,
   splitAgentSession,
-} from './agentIds.js';
+} from '../../ids/app.js';
 import type { Loaded, Opened } from './chainWindow.js';
 import type { LiveUpdate } from './live.js';
 import { clean, SNIPPET_MARKERS, snippetSegments } from './rows.js';

@@ -10,7 +10,7 @@ import { folderAndBelow, isAtOrBelow } from '../../recall/folder.js';
 import { parseWhen } from '../../store/time.js';
 import type { Filters as StoreFilters } from '../../store/types.js';
 import { sanitizeLine } from '../../text/sanitize.js';
-import { agentFilter } from './agentIds.js';
+import { agentFilter } from './agentFilter.js';
 
 /**
  * What the app's lists take: the store's filters (applied by every source that
@@ -138,9 +138,4 @@ export function filtersKey(f: AppFilters): string {
     f.cwd ?? null,
     f.model ?? null,
   ]);
-}
-
-/** The chips of a search line, for drawing them. */
-export function lineChips(line: string): Chip[] {
-  return line.includes(':') ? parseFilters(line).chips : [];
 }

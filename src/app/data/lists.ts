@@ -29,7 +29,7 @@ import type { ResultItem, SessionRow } from '../model.js';
 import type { AgentSource } from './agentSource.js';
 import type { ProfileRef, RefOpener } from './everyProfile.js';
 import { storeFiltersOf, type AppFilters } from './filters.js';
-import { tagResultItem, tagSessionRow } from './profileIds.js';
+import { tagResultItem, tagSessionRow } from './profileRows.js';
 import { loadRecent, searchResultItems, type RecentAnswer } from './rows.js';
 
 /** What the filter rule knows of this store (names and capabilities, as the CLI's). */

@@ -27,11 +27,11 @@ import { exportConversation, exportMarks, type ExportGroup } from './export.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
 import {
   nativeMessageId,
-  PROFILE_ID_SPAN,
+  profileMessageId,
   profileSessionId,
-  tagResultItem,
-  tagSessionRow,
-} from './profileIds.js';
+  splitProfileSession,
+} from '../../ids/app.js';
+import { tagResultItem, tagSessionRow } from './profileRows.js';
 import { branchRows, clean } from './rows.js';
 
 /** A Hermes reference in the store's own ids, for links, scroll calls and quotes. */
@@ -42,14 +42,10 @@ export interface HermesRef {
 }
 
 export class ProfileSource {
-  private readonly base: number;
-
   constructor(
     readonly store: Store,
     readonly slot: number,
-  ) {
-    this.base = slot * PROFILE_ID_SPAN;
-  }
+  ) {}
 
   get profile(): string {
     return this.store.profile;
@@ -58,8 +54,8 @@ export class ProfileSource {
   // ---------------------------------------------------------------- id translation
 
   private sid = (native: string): string => profileSessionId(this.profile, native);
-  private nsid = (app: string): string => app.slice(this.profile.length + 1);
-  private mid = (native: number): number => this.base + native;
+  private nsid = (app: string): string => splitProfileSession(app)?.nativeId ?? app;
+  private mid = (native: number): number => profileMessageId(this.slot, native);
   private nmid = (app: number): number => nativeMessageId(app);
 
   private msg = (m: Message): Message => ({

@@ -10,7 +10,7 @@
 import { StoreError } from '../../store/errors.js';
 import type { Store } from '../../store/store.js';
 import type { ProfileRef } from './everyProfile.js';
-import { MAX_PROFILE_SLOT, profileSlotOf, splitProfileSession } from './profileIds.js';
+import { MAX_PROFILE_SLOT, profileSlotOf, splitProfileSession } from '../../ids/app.js';
 import { ProfileSource } from './profileSource.js';
 import { clean } from './rows.js';
 

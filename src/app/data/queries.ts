@@ -17,7 +17,7 @@ import {
   type AppSources,
   type ListedRecent,
 } from './lists.js';
-import { splitProfileSession } from './profileIds.js';
+import { splitProfileSession } from '../../ids/app.js';
 import { clean } from './rows.js';
 
 export { RECENT_FULL_LIMIT } from '../../budgets.js';
@@ -97,9 +97,7 @@ export type QueryResponse =
   /** The request is fully answered (sent last, always). */
   | { kind: 'done'; generation: number; request: QueryRequest['kind'] };
 
-import { HIT_COUNT_BATCH } from '../../budgets.js';
-/** Matching messages a source reads to count conversations ("50 of 441+"). */
-const COUNT_CAP = 20_000;
+import { COUNT_CAP, HIT_COUNT_BATCH } from '../../budgets.js';
 
 /** Whose conversation an item is, by the tags lists.ts puts on it. */
 function countsFor(

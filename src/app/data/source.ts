@@ -3,6 +3,7 @@
  * bound to one open store. Components never import the store; the reducers
  * never see it. (The query worker answers through queries.ts.)
  */
+import type { Agent } from '../../agents/model.js';
 import type { ParsedAnchor } from '../../anchors/parse.js';
 import { compressionChain, sessionMeta } from '../../store/lineage.js';
 import { FIND_MAX, findInSessions } from '../../store/find.js';
@@ -12,7 +13,6 @@ import type { FilterValues } from '../../query/complete.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { MsgWindow } from '../geometry/window.js';
 import type { MarkRef, ResultItem, SessionRow } from '../model.js';
-import { isAgentMessageId, splitAgentSession } from './agentIds.js';
 import type { AgentSource } from './agentSource.js';
 import { resolveAnchor } from './anchors.js';
 import { clean } from './rows.js';
@@ -32,7 +32,13 @@ import { liveUpdate, type LiveUpdate } from './live.js';
 import type { ProfileRef } from './everyProfile.js';
 import type { AppFilters } from './filters.js';
 import type { ListedRecent } from './lists.js';
-import { isProfileMessageId, splitProfileSession } from './profileIds.js';
+import {
+  agentSessionId,
+  isAgentMessageId,
+  isProfileMessageId,
+  splitAgentSession,
+  splitProfileSession,
+} from '../../ids/app.js';
 import type { HermesRef, ProfileSource } from './profileSource.js';
 import type { ProfileStores } from './profileStores.js';
 import { answerQuery, mergedRecent, type QueryRequest, type QueryResponse } from './queries.js';
@@ -228,7 +234,8 @@ export class DataSource {
     if (anchor.kind === 'agentMessage' || anchor.kind === 'agentSession') {
       if (!this.agents)
         return { items: [], message: `${anchor.agent} histories are off (--agent hermes)` };
-      const sid = `${anchor.agent}:${anchor.sessionId}`;
+      // The anchor parser matches only the names of AGENTS.
+      const sid = agentSessionId(anchor.agent as Agent, anchor.sessionId);
       const id =
         anchor.kind === 'agentMessage' ? this.agents.messageIdOf(sid, anchor.anchor) : null;
       const note =

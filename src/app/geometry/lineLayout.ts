@@ -10,8 +10,7 @@
  * Message text is rendered as Markdown (src/text/markdown.ts), tool calls and
  * outputs that are JSON pretty-printed with their real line breaks.
  */
-import { isAgentMessageId, messageLabel } from '../data/agentIds.js';
-import { nativeMessageId } from '../data/profileIds.js';
+import { messageTag } from '../../ids/app.js';
 import { contentText, toolCallNames, type ToolCall } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { splitHighlights } from '../../text/highlight.js';
@@ -406,5 +405,5 @@ export function fitLine(line: Line, width: number): Span[] {
 
 /** `#123` for a Hermes message (any profile's, by its store's id); another agent's message by its position (`#4`). */
 function idLabel(id: number): string {
-  return isAgentMessageId(id) ? messageLabel(id) : `#${nativeMessageId(id)}`;
+  return messageTag(id);
 }

@@ -1,0 +1,171 @@
+/**
+ * The app's ids, owned here and nowhere else. The app reads one Hermes store as
+ * its own and shows other profiles' stores and other agents' conversations
+ * beside it, in one list and one message window, so it needs ids that never
+ * collide and that sort in display order (n/N and the window compare message
+ * ids). Every other module asks this one: `sessionRef`/`messageRef` decode an id
+ * into a typed reference, `sessionIdOf`/`messageIdOf` encode one; nothing else
+ * compares a number with a range or splits a string at ':' or '/'
+ * (tests/architecture/ids.test.ts fails if it does).
+ *
+ * Session ids: this store's are the Hermes ids (they hold neither '/' nor ':');
+ * another profile's are `<profile>/<id>` (as `@session:<profile>/<id>` reads);
+ * another agent's are `<agent>:<native id>`.
+ *
+ * Message ids: this store's are the Hermes ids; another profile's are
+ * `slot * PROFILE_SPAN + id` (slot 1, 2, … in the order the profiles were opened,
+ * 2^40 ids each, below AGENT_BASE); another agent's encode (conversation row,
+ * ordinal) above AGENT_BASE = 2^50, so they sort in display order.
+ *
+ * The recall core's typed references (owner, host, native id) are `src/ids/ref.ts`.
+ */
+import { AGENTS, type Agent } from '../agents/model.js';
+import { formatCount } from '../text/format.js';
+
+/** A conversation as the app names it, decoded. */
+export type SessionRef =
+  | { kind: 'hermes'; nativeId: string }
+  | { kind: 'profile'; profile: string; nativeId: string }
+  | { kind: 'agent'; agent: Agent; nativeId: string };
+
+/** A message as the app numbers it, decoded. */
+export type MessageRef =
+  | { kind: 'hermes'; nativeId: number }
+  | { kind: 'profile'; slot: number; nativeId: number }
+  | { kind: 'agent'; convId: number; ordinal: number };
+
+const PROFILE_SPAN = 2 ** 40;
+/** Slots 1..MAX_PROFILE_SLOT stay below the other agents' ids (2^50). */
+export const MAX_PROFILE_SLOT = 2 ** 10 - 1;
+const AGENT_BASE = 2 ** 50;
+const ORDINAL_SPAN = 2 ** 24;
+
+/** The agent's rule for profile names (store/profiles.ts PROFILE_NAME). */
+const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+// ------------------------------------------------------------------ sessions
+
+export function sessionRef(sessionId: string): SessionRef {
+  return (
+    splitAgentSession(sessionId) ??
+    splitProfileSession(sessionId) ?? {
+      kind: 'hermes',
+      nativeId: sessionId,
+    }
+  );
+}
+
+export function sessionIdOf(ref: SessionRef): string {
+  if (ref.kind === 'agent') return agentSessionId(ref.agent, ref.nativeId);
+  if (ref.kind === 'profile') return profileSessionId(ref.profile, ref.nativeId);
+  return ref.nativeId;
+}
+
+export function agentSessionId(agent: Agent, nativeId: string): string {
+  return `${agent}:${nativeId}`;
+}
+
+export function profileSessionId(profile: string, nativeId: string): string {
+  return `${profile}/${nativeId}`;
+}
+
+/** The agent and native id of an app session id, or null for a Hermes session. */
+export function splitAgentSession(
+  sessionId: string,
+): { kind: 'agent'; agent: Agent; nativeId: string } | null {
+  const at = sessionId.indexOf(':');
+  if (at <= 0) return null;
+  const agent = sessionId.slice(0, at);
+  if (!(AGENTS as readonly string[]).includes(agent)) return null;
+  return { kind: 'agent', agent: agent as Agent, nativeId: sessionId.slice(at + 1) };
+}
+
+/** True for another agent's conversation. */
+export function isAgentSession(sessionId: string | undefined): boolean {
+  return sessionId !== undefined && splitAgentSession(sessionId) !== null;
+}
+
+/** The profile and native id of an app session id, or null for this store's (or another agent's) session. */
+export function splitProfileSession(
+  sessionId: string | undefined,
+): { kind: 'profile'; profile: string; nativeId: string } | null {
+  if (sessionId === undefined) return null;
+  const at = sessionId.indexOf('/');
+  if (at <= 0) return null;
+  const profile = sessionId.slice(0, at);
+  return PROFILE_NAME.test(profile)
+    ? { kind: 'profile', profile, nativeId: sessionId.slice(at + 1) }
+    : null;
+}
+
+// ------------------------------------------------------------------ messages
+
+export function messageRef(id: number): MessageRef {
+  if (id >= AGENT_BASE) {
+    const x = id - AGENT_BASE;
+    return { kind: 'agent', convId: Math.floor(x / ORDINAL_SPAN), ordinal: x % ORDINAL_SPAN };
+  }
+  if (isProfileMessageId(id))
+    return { kind: 'profile', slot: Math.floor(id / PROFILE_SPAN), nativeId: id % PROFILE_SPAN };
+  return { kind: 'hermes', nativeId: id };
+}
+
+export function messageIdOf(ref: MessageRef): number {
+  if (ref.kind === 'agent') return agentMessageId(ref.convId, ref.ordinal);
+  if (ref.kind === 'profile') return profileMessageId(ref.slot, ref.nativeId);
+  return ref.nativeId;
+}
+
+/** Another profile's message (its store's id) in the app's numbering. */
+export function profileMessageId(slot: number, nativeId: number): number {
+  return slot * PROFILE_SPAN + nativeId;
+}
+
+export function agentMessageId(convId: number, ordinal: number): number {
+  return AGENT_BASE + convId * ORDINAL_SPAN + ordinal;
+}
+
+export function isAgentMessageId(id: number): boolean {
+  return id >= AGENT_BASE;
+}
+
+export function isProfileMessageId(id: number): boolean {
+  return id >= PROFILE_SPAN && id < PROFILE_SPAN * (MAX_PROFILE_SLOT + 1);
+}
+
+/** The store's own id of a Hermes message, whichever profile's range it is in. */
+export function nativeMessageId(id: number): number {
+  return isProfileMessageId(id) ? id % PROFILE_SPAN : id;
+}
+
+/** The profile slot of a message (0: this store's, or another agent's). */
+export function profileSlotOf(id: number): number {
+  return isProfileMessageId(id) ? Math.floor(id / PROFILE_SPAN) : 0;
+}
+
+export function splitAgentMessageId(id: number): { convId: number; ordinal: number } {
+  const x = id - AGENT_BASE;
+  return { convId: Math.floor(x / ORDINAL_SPAN), ordinal: x % ORDINAL_SPAN };
+}
+
+/** A message id as people read it: a Hermes message by its store's id, another agent's by its position (#ordinal). */
+export function messageLabel(id: number): string {
+  const ref = messageRef(id);
+  return ref.kind === 'agent' ? `#${ref.ordinal + 1}` : formatCount(ref.nativeId);
+}
+
+/** `#123` for a Hermes message (any profile's, by its store's id, ungrouped); another agent's by its position (`#4`). */
+export function messageTag(id: number): string {
+  const ref = messageRef(id);
+  return ref.kind === 'agent' ? `#${ref.ordinal + 1}` : `#${ref.nativeId}`;
+}
+
+// ------------------------------------------------------------------ owners
+
+/** Whose conversation a row is, as the app's rows and the `agent:` chip name it. */
+export type AgentName = 'hermes' | Agent;
+export const AGENT_NAMES: readonly AgentName[] = ['hermes', ...AGENTS];
+
+export function isAgentName(s: string): s is AgentName {
+  return (AGENT_NAMES as readonly string[]).includes(s);
+}
