@@ -24,6 +24,7 @@ export function currentLine(ctx: Ctx): ResolvedLine {
     home: ctx.o.home ?? '~',
     profile: ctx.state.store.profile,
     everyProfile: ctx.state.everyProfile,
+    hosts: ctx.data.hostNames(),
   });
 }
 
@@ -150,6 +151,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
   const cur = ctx.state;
   const line = currentLine(ctx);
   if (line.error !== null) return;
+  const refs = ctx.data.listedRefs(cur.everyProfile);
   ctx.client.request({
     kind: 'search',
     generation: gen,
@@ -161,7 +163,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
     ...(line.filtered ? { filters: line.store } : {}),
     count,
     countsFrom,
-    ...(cur.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
+    ...(refs ? { profiles: refs } : {}),
     ...(cur.showHidden ? { all: true } : {}),
   });
 }

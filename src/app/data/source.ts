@@ -29,7 +29,7 @@ import { liveUpdate, type LiveUpdate } from './live.js';
 import type { ProfileRef } from './everyProfile.js';
 import type { AppFilters } from './filters.js';
 import type { ListedRecent } from './lists.js';
-import { isProfileMessageId, splitProfileSession } from './profileIds.js';
+import { isProfileMessageId, splitHostProfile, splitProfileSession } from './profileIds.js';
 import type { HermesRef, ProfileSource } from './profileSource.js';
 import type { ProfileStores } from './profileStores.js';
 import { answerQuery, mergedRecent, type QueryRequest, type QueryResponse } from './queries.js';
@@ -285,11 +285,28 @@ export class DataSource {
 
   /**
    * The machine an app session is on (R resumes it there over `ssh -t`); null for
-   * this machine. The app reads only this machine's sources today: the host
-   * sources of src/recall/hostSources.ts answer here once the app lists them.
+   * this machine. A synced host's profile is named `<profile>@<host>` (profileIds.ts).
    */
-  hostOf(_sessionId: string): string | null {
-    return null;
+  hostOf(sessionId: string): string | null {
+    if (other(sessionId)) return null;
+    const p = splitProfileSession(sessionId);
+    return p ? splitHostProfile(p.profile).host : null;
+  }
+
+  /** The synced hosts' profiles, listed with this store's conversations; empty when none. */
+  hostRefs(): ProfileRef[] {
+    return this.others?.hostRefs() ?? [];
+  }
+
+  /** The refs a request names: the other profiles in the every-profile view (P), the hosts always. */
+  listedRefs(everyProfile: boolean): ProfileRef[] | undefined {
+    const refs = [...(everyProfile ? this.profileRefs() : []), ...this.hostRefs()];
+    return refs.length > 0 ? refs : undefined;
+  }
+
+  /** The hosts whose conversations are listed (for the `host:` chip). */
+  hostNames(): string[] {
+    return [...new Set(this.hostRefs().map((r) => r.host!))];
   }
 
   /** Another agent's native ids behind an app session (and message) id; null for Hermes. */
