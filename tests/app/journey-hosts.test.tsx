@@ -163,4 +163,19 @@ describe('another machine in the app', () => {
       await h.close();
     }
   }, 30_000);
+
+  it('a pasted link naming the host opens that machine’s conversation from the mirror', async () => {
+    const h = await start();
+    try {
+      await h.press('/', `@session:default@remote-box/${SID}`);
+      await h.waitFor(
+        () => h.state().results.items.some((r) => r.title === 'Cron Scheduler notes'),
+        'the remote row',
+      );
+      await h.press(KEY.enter);
+      await h.waitFor(() => h.frame().includes(WORDS), 'the remote conversation');
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
 });

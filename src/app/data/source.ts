@@ -257,7 +257,9 @@ export class DataSource {
   } {
     const name = clean(anchor.profile);
     const names = this.profiles();
-    if (!names.includes(anchor.profile))
+    // `<profile>@<host>`: a synced host's profile (its mirror), listed by hostRefs.
+    const hosted = this.hostRefs().some((r) => r.name === anchor.profile);
+    if (!names.includes(anchor.profile) && !hosted)
       return {
         items: [],
         message: `no profile "${name}" (profiles: ${names.map(clean).join(', ')})`,
