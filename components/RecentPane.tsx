@@ -87,6 +87,10 @@ export function recentLine(
     ...(r.profile !== undefined
       ? [{ text: `${profileTag(r.profile ?? '', width)} `, tone: 'accent' as const }]
       : []),
+    // The machine's tag when a synced host's conversations are listed too.
+    ...(r.host !== undefined
+      ? [{ text: `${profileTag(r.host, width)} `, tone: 'dim' as const }]
+      : []),
     { text: indent, tone: 'dim' },
   ];
   const leadWidth = lead.reduce((n, s) => n + displayWidth(s.text), 0);

@@ -83,7 +83,8 @@ export function resultLines(
   const lead =
     (selected ? `${glyph.selected} ` : '  ') +
     (r.agent !== undefined && cols.agentTag ? `${agentTag(r.agent)} ` : '') +
-    (r.profile !== undefined ? `${profileTag(r.profile, width)} ` : '');
+    (r.profile !== undefined ? `${profileTag(r.profile, width)} ` : '') +
+    (r.host !== undefined ? `${profileTag(r.host, width)} ` : '');
   // A fixed cell: titles start at the same column with or without the live marker.
   // A relaxed hit (not every word) is marked in the same cell.
   const live = isLive(r.live, r.when, now)

@@ -44,6 +44,10 @@ export const PG_STATEMENT_TIMEOUT_MS = 15_000;
 export const LIVE_SYNC_MS = 1_000;
 /** A first sync of a large store takes seconds; past this the caller gives up (the worker is stopped). */
 export const SYNC_WAIT_MS = 10 * 60_000;
+/** The app lists the synced hosts' profiles again at most this often (each request asks; a sync adds them). */
+export const HOSTS_RELIST_MS = 2_000;
+/** A PostgreSQL sync draws its progress line on a terminal once it has run this long (a quick one draws nothing). */
+export const PG_PROGRESS_AFTER_MS = 400;
 /** Seconds to wait for the connection; a host that is down is one line after this. */
 export const SSH_CONNECT_TIMEOUT_S = 10;
 /** Messages per read transaction on the remote: each holds the agent's lock only briefly. */

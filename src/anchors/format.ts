@@ -27,6 +27,8 @@ export interface AnchorTarget {
   title?: string | null;
   /** Name the profile in the scroll call too (a message of a profile other than the one shown). */
   callNamesProfile?: boolean;
+  /** Another machine's message (`lookback sync --host`): the link and the call name it. */
+  host?: string;
 }
 
 export type MessageRef = Pick<AnchorTarget, 'sessionId' | 'messageId'>;
@@ -56,8 +58,9 @@ function profileName(profile: string): string {
 }
 
 /** `@session:<profile>/<session_id>`, the link the agent resolves itself. */
-export function link(target: Pick<AnchorTarget, 'profile' | 'sessionId'>): string {
-  return `@session:${profileName(target.profile)}/${sanitizeLine(target.sessionId)}`;
+export function link(target: Pick<AnchorTarget, 'profile' | 'sessionId' | 'host'>): string {
+  const host = target.host ? `@${sanitizeLine(target.host)}` : '';
+  return `@session:${profileName(target.profile)}${host}/${sanitizeLine(target.sessionId)}`;
 }
 
 /**
@@ -69,10 +72,13 @@ export function scrollCall(
   target: MessageRef,
   window: number = DEFAULT_SCROLL_WINDOW,
   profile?: string,
+  /** Another machine's session: `host="devbox"` (lookback mcp reads its mirror). */
+  host?: string,
 ): string {
   const id = JSON.stringify(sanitizeLine(target.sessionId));
   const named = profile === undefined ? '' : `, profile=${JSON.stringify(sanitizeLine(profile))}`;
-  return `session_search(session_id=${id}, around_message_id=${integer(target.messageId)}, window=${clampWindow(window)}${named})`;
+  const on = host === undefined ? '' : `, host=${JSON.stringify(sanitizeLine(host))}`;
+  return `session_search(session_id=${id}, around_message_id=${integer(target.messageId)}, window=${clampWindow(window)}${named}${on})`;
 }
 
 /** Cut to `max` code units without leaving half a surrogate pair; reports the original length. */
@@ -110,6 +116,7 @@ export function quote(target: AnchorTarget): string {
       target,
       DEFAULT_SCROLL_WINDOW,
       target.callNamesProfile ? profileName(target.profile) : undefined,
+      target.host,
     ),
   ].filter((part): part is string => part !== null);
   return `${quoted}\n\n— ${citation.join(' · ')}`;

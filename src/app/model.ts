@@ -44,6 +44,11 @@ export interface SessionRow {
    * (P), so rows carry a tag ('' on another agent's row: a blank tag).
    */
   profile?: string;
+  /**
+   * The machine it is on (`local` for this one); set only when a synced host's
+   * conversations are listed too, so every row carries a tag.
+   */
+  host?: string;
 }
 
 export type SearchMode = 'fulltext' | 'fuzzy';
@@ -72,6 +77,8 @@ export interface ResultItem {
   agent?: string;
   /** The Hermes profile; set only in the every-profile view (see SessionRow.profile). */
   profile?: string;
+  /** The machine; set only when a synced host's conversations are listed (see SessionRow.host). */
+  host?: string;
   /** A relaxed hit (not every word; closest first), listed after every exact one. */
   relaxed?: boolean;
   /** Another agent's hit in a message that was taken back (rewound, reverted); only with H. */

@@ -40,8 +40,20 @@ export const MAX_PROFILE_SLOT = 2 ** 10 - 1;
 const AGENT_BASE = 2 ** 50;
 const ORDINAL_SPAN = 2 ** 24;
 
-/** The agent's rule for profile names (store/profiles.ts PROFILE_NAME). */
-const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/**
+ * The agent's rule for profile names (store/profiles.ts PROFILE_NAME), and for
+ * a profile of another machine `<profile>@<host>` (the host an ssh destination,
+ * src/hosts/paths.ts checkHostName; it holds no slash), as its links read.
+ */
+const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}(?:@[A-Za-z0-9_][A-Za-z0-9_.@:%+-]{0,252})?$/;
+
+/** The profile and host of an app profile name (`work@devbox`); host null on this machine. */
+export function splitHostProfile(name: string): { profile: string; host: string | null } {
+  const at = name.indexOf('@');
+  return at < 0
+    ? { profile: name, host: null }
+    : { profile: name.slice(0, at), host: name.slice(at + 1) };
+}
 
 // ------------------------------------------------------------------ sessions
 

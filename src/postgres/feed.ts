@@ -130,6 +130,16 @@ export interface SyncOptions {
   /** lookback's cache directory (the mirror goes under `postgres/` there). */
   cacheDir: string;
   statementTimeoutMs?: number;
+  /** Told after each page of messages copied and before the index is built (a first sync of a big store takes minutes). */
+  onProgress?: (p: SyncProgress) => void;
+}
+
+/** How far a sync is: messages copied of `total` (known on a first sync), then the index being built. */
+export interface SyncProgress {
+  profile: string;
+  phase: 'copy' | 'index';
+  done: number;
+  total: number | null;
 }
 
 type Client = pg.PoolClient;
@@ -300,7 +310,14 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
     const sfp = await c.query<{ id: string; fp: string }>(
       `SELECT s.id, ${fpExpr(cat.sessions, 's')} AS fp FROM ${S} s`,
     );
+    // The size of a first copy, for its progress line (one index-only count in the same snapshot).
+    const total =
+      first && opts.onProgress
+        ? Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${M}`)).rows[0]?.n ?? 0)
+        : null;
     await c.query('COMMIT');
+    const progress = (phase: SyncProgress['phase']) =>
+      opts.onProgress?.({ profile: t.profile, phase, done: report.messages.upserted, total });
 
     const sessionCols = cat.sessions.map((x) => `s.${q(x.name)}`).join(', ');
     const messageCols = cat.messages.map((x) => `m.${q(x.name)}`).join(', ');
@@ -347,6 +364,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
         next = r.rows.length === PG_BATCH_ROWS ? page(Number(r.rows[r.rows.length - 1]!.id)) : null;
         try {
           if (r.rows.length > 0) apply(r.rows);
+          progress('copy');
         } catch (err) {
           // The page asked for ahead is not read: its failure is not this one's.
           void next?.catch(() => undefined);
@@ -412,6 +430,7 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
         's',
         changed.map((id) => [id, pgSessions.get(id)!]),
       );
+      if (first) progress('index');
       m.indexNow();
       m.setMeta('revision', cat.revision);
       m.setMeta('complete', '1');

@@ -23,11 +23,16 @@ export function findPgWorker(base: string = import.meta.url): string | null {
 
 export class PgRunError extends Error {}
 
-/** One sync, waited for: the mirror is up to date when this returns. Throws PgRunError (one line). */
+/**
+ * One sync, waited for: the mirror is up to date when this returns. Throws
+ * PgRunError (one line). A long one draws its progress on stderr when stderr
+ * is a terminal (the caller is blocked: nothing else could say it is working).
+ */
 export function syncBlocking(
   target: PgTarget,
   cacheDir: string,
   waitMs = SYNC_WAIT_MS,
+  progress = process.stderr.isTTY === true,
 ): SyncReport {
   const file = findPgWorker();
   if (!file)
@@ -36,7 +41,7 @@ export function syncBlocking(
     );
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const init: PgWorkerInit = { target, cacheDir, flag, port: port2 };
+  const init: PgWorkerInit = { target, cacheDir, flag, port: port2, progress };
   const worker = new Worker(file, { workerData: init, transferList: [port2] });
   try {
     const woke = Atomics.wait(flag, 0, 0, waitMs);

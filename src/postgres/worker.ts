@@ -14,6 +14,8 @@ export interface PgWorkerInit {
   flag?: Int32Array;
   port?: MessagePort;
   everyMs?: number;
+  /** Draw the sync's progress on stderr (a terminal, a blocking caller): ./progress.ts. */
+  progress?: boolean;
 }
 
 export type PgWorkerMessage =
@@ -31,15 +33,19 @@ if (init && out) {
   };
   const oneLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0]!;
   // Loaded here, not imported above: a worker that cannot load still answers.
-  import('./feed.js').then(
-    ({ syncPostgres }) => {
+  Promise.all([import('./feed.js'), import('./progress.js')]).then(
+    ([{ syncPostgres }, { progressWriter }]) => {
       const pass = async (): Promise<void> => {
+        const bar = init.progress ? progressWriter() : null;
         try {
-          post({
-            kind: 'done',
-            report: await syncPostgres(init.target, { cacheDir: init.cacheDir }),
+          const report = await syncPostgres(init.target, {
+            cacheDir: init.cacheDir,
+            ...(bar ? { onProgress: bar.update } : {}),
           });
+          bar?.done();
+          post({ kind: 'done', report });
         } catch (err) {
+          bar?.done();
           post({ kind: 'error', message: oneLine(err) });
         }
       };

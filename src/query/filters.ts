@@ -20,6 +20,7 @@ export const KEY_FIELD = {
   profile: 'profiles',
   role: 'roles',
   agent: 'agents',
+  host: 'hosts',
 } as const;
 
 export type FilterKey = keyof typeof KEY_FIELD;
@@ -29,7 +30,13 @@ export type FilterField = (typeof KEY_FIELD)[FilterKey];
 export const FILTER_KEYS = Object.keys(KEY_FIELD) as FilterKey[];
 
 /** Fields that take several values, joined by OR (`source:cli source:telegram`, `role:user,tool`). */
-const MULTI: ReadonlySet<FilterField> = new Set(['sources', 'profiles', 'roles', 'agents']);
+const MULTI: ReadonlySet<FilterField> = new Set([
+  'sources',
+  'profiles',
+  'roles',
+  'agents',
+  'hosts',
+]);
 
 /** Roles a message has in the store; another value would silently match nothing. */
 export const KNOWN_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
@@ -50,6 +57,8 @@ export interface Filters {
   profiles?: string[];
   roles?: string[];
   agents?: string[];
+  /** `host:` chips: machines synced with `lookback sync --host` (`local` is this one). */
+  hosts?: string[];
 }
 
 /** One `key:value` in the line; start/end are offsets into the line, for drawing the chip. */
@@ -239,6 +248,7 @@ export function describeFilters(filters: Filters): string {
   add('profile', filters.profiles);
   add('role', filters.roles);
   add('agent', filters.agents);
+  add('host', filters.hosts);
   return parts.join(' ');
 }
 

@@ -5,22 +5,61 @@
  * refused in one line when the profile has no directory or no store. A
  * profile on PostgreSQL is synced into lookback's mirror when it is listed or
  * opened, and the mirror is opened like any store (an unreachable server is
- * its one line; the other profiles still answer).
+ * its one line; the other profiles still answer). Other machines' profiles,
+ * mirrored by `lookback sync --host`, are listed and opened here too.
  */
+import { join } from 'node:path';
 import type { OtherProfiles } from '../app/data/profileStores.js';
+import { HOSTS_RELIST_MS } from '../budgets.js';
+import { mirrorHome } from '../hosts/paths.js';
+import { knownHosts } from '../hosts/sync.js';
+import { profileOfStore } from '../recall/hostSources.js';
 import { StoreError } from '../store/errors.js';
 import type { LocateInput } from '../store/locate.js';
 import { openableProfile, readableProfiles } from '../postgres/profiles.js';
 import { allProfiles } from '../store/profiles.js';
 import { Store } from '../store/store.js';
 
+/**
+ * The Hermes profiles mirrored from other machines (`lookback sync --host`),
+ * named `<profile>@<host>` as their links read; a host never synced has none.
+ * Listed again at most every HOSTS_RELIST_MS (every request asks).
+ */
+function hostProfiles(
+  env: NodeJS.ProcessEnv,
+): () => { name: string; host: string; path: string }[] {
+  let at = -Infinity;
+  let list: { name: string; host: string; path: string }[] = [];
+  return () => {
+    if (Date.now() - at < HOSTS_RELIST_MS) return list;
+    at = Date.now();
+    list = knownHosts(env).flatMap((s) =>
+      Object.keys(s.hermes)
+        .sort()
+        .map((rel) => ({
+          name: `${profileOfStore(rel)}@${s.host}`,
+          host: s.host,
+          path: join(mirrorHome(s.host, env), rel),
+        })),
+    );
+    return list;
+  };
+}
+
 export function otherProfiles(where: Omit<LocateInput, 'db' | 'profile'> = {}): OtherProfiles {
+  const hosts = hostProfiles(where.env ?? process.env);
   return {
+    hosts,
     list: () =>
       readableProfiles(where)
         .filter((p) => !p.skip)
         .map((p) => ({ name: p.name, path: p.path })),
     open: (name) => {
+      if (name.includes('@')) {
+        const mirrored = hosts().find((h) => h.name === name);
+        if (!mirrored) throw new StoreError(`no synced profile "${name}"`, 'not-found');
+        return Store.open(mirrored.path, { profile: name });
+      }
       const found = allProfiles(where).find((x) => x.name === name);
       if (!found) throw new StoreError(`no profile "${name}"`, 'not-found');
       const p = openableProfile(found, where);

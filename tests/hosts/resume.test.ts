@@ -17,7 +17,7 @@ let sshd: Sshd;
 const HOSTILE = `it's a "dir" $(touch pwned) \`x\``;
 
 beforeAll(async () => {
-  sshd = await startSshd();
+  sshd = await startSshd('lookback-remote-r'); // a user of its own: test files run in parallel and each empties its user's home
   mkdirSync(join(sshd.home, HOSTILE), { recursive: true });
   chownHome(sshd.user, sshd.home);
 }, 30_000);

@@ -344,6 +344,45 @@ describe('lookback sync --host over a real sshd', () => {
     expect(statSync(local).size).toBe(statSync(file).size);
   }, 60_000);
 
+  it('a sync cut off mid-append resumes: the mirror is cut back, completed, byte-identical', () => {
+    const file = claudeFile(sshd.home);
+    const local = join(
+      cache,
+      'lookback',
+      'hosts',
+      'remote-box',
+      'home',
+      file.slice(sshd.home.length + 1),
+    );
+    // What a connection dropped during an append leaves: part of the bytes written, no state recorded.
+    appendFileSync(local, '{"type":"user","uuid":"u-cut-off","message":{"role":"us');
+    const line =
+      JSON.stringify({
+        type: 'user',
+        uuid: 'u-remote-kestrel',
+        parentUuid: 'u-remote-new',
+        sessionId: IDS.claude,
+        cwd: '/home/ana/shop',
+        timestamp: '2026-08-21T10:05:00.000Z',
+        message: { role: 'user', content: 'kestrel lighthouse invoice' },
+      }) + '\n';
+    appendFileSync(file, line);
+    before = hashTree(sshd.home);
+    const r = json(['sync', '--host', 'remote-box']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(local).equals(readFileSync(file))).toBe(true);
+    const found = json([
+      'search',
+      'kestrel lighthouse',
+      '--host',
+      'remote-box',
+      '--agent',
+      'claude',
+    ]);
+    expect((found.body.results as Obj[]).length).toBe(1);
+    expect(JSON.stringify(found.body)).not.toContain('u-cut-off');
+  }, 60_000);
+
   it('leaves the remote byte-identical and its temporary folders as they were', () => {
     expect(hashTree(sshd.home)).toEqual(before);
     expect(ownedTemp(sshd.uid)).toEqual(tmpBefore);

@@ -7,6 +7,7 @@ import {
   onlyNegations,
   parseFilters,
 } from '../../src/query/filters.js';
+import { resolveLine } from '../../src/app/data/filters.js';
 
 describe('parseFilters', () => {
   it('splits filters from the free query and keeps the query words in order', () => {
@@ -65,10 +66,18 @@ describe('parseFilters', () => {
   it('names an unknown key and lists the known ones', () => {
     const p = parseFilters('billing title:plan');
     expect(p.error).toBe(
-      'unknown filter title: (filters: source: in: after: before: cwd: repo: model: profile: role: agent:)',
+      'unknown filter title: (filters: source: in: after: before: cwd: repo: model: profile: role: agent: host:)',
     );
     expect(p.chips).toEqual([{ key: 'title', value: 'plan', start: 8, end: 18, known: false }]);
     expect(p.text).toBe('billing');
+  });
+
+  it('host: takes several machines, joined by OR', () => {
+    const p = parseFilters('retry host:devbox,gpu-1 host:devbox');
+    expect(p.error).toBeUndefined();
+    expect(p.filters.hosts).toEqual(['devbox', 'gpu-1']);
+    expect(p.text).toBe('retry');
+    expect(describeFilters(p.filters)).toBe('host:devbox,gpu-1');
   });
 
   it('says when a key has no value yet, and when a single-valued key is given twice', () => {
@@ -176,6 +185,22 @@ describe('noResultsHint', () => {
     );
     expect(noResultsHint({ text: '', filters: { model: 'gpt' }, mode: 'full-text' })).toBe(
       'no conversations match model:gpt: remove a filter from the search line',
+    );
+  });
+});
+
+describe('the app reads host: against the machines it lists', () => {
+  const ctx = (hosts: string[]) => ({ now: 0, home: '/h', profile: 'default', hosts });
+  it('keeps local and synced hosts; another machine is one line naming the way to sync it', () => {
+    expect(resolveLine('x host:local,devbox', ctx(['devbox'])).store.hosts).toEqual([
+      'local',
+      'devbox',
+    ]);
+    expect(resolveLine('x host:gpu', ctx(['devbox'])).error).toBe(
+      'host:gpu: not synced (hosts: local, devbox); lookback sync --host NAME reads another',
+    );
+    expect(resolveLine('x host:gpu', ctx([])).error).toBe(
+      'host:gpu: no other machine is synced; lookback sync --host gpu reads it',
     );
   });
 });

@@ -20,9 +20,11 @@ import { contentText } from '../../store/content.js';
 import type { Message } from '../../store/types.js';
 import { formatCount, plural } from '../../text/format.js';
 import { sanitizeLine } from '../../text/sanitize.js';
+import { shellLine } from '../../text/shell.js';
 import { truncate } from '../../text/width.js';
 import { focusedMessage, visibleSlice } from '../geometry/window.js';
 import type { CopyOption, MarkRef } from '../model.js';
+import type { HermesRef } from '../data/profileSource.js';
 import {
   isMarked,
   measureFor,
@@ -68,15 +70,35 @@ function idsOf(t: Target): { sessionId: string; messageId: number | null } {
   return { sessionId: t.sessionId, messageId: null };
 }
 
-/** A Hermes message's scroll call in its store's ids, naming its profile when it is not the one shown. */
+/** Whether a Hermes ref's calls must name its profile: another profile's, or another machine's not default. */
+function namesProfile(ctx: Ctx, h: HermesRef): boolean {
+  return h.host !== undefined ? h.profile !== 'default' : h.profile !== ctx.data.profile;
+}
+
+/** A Hermes message's scroll call in its store's ids, naming its profile when it is not the one shown (and its host). */
 function scrollOf(ctx: Ctx, sessionId: string, messageId: number): string | null {
   const h = ctx.data.hermesRef(sessionId, messageId);
   if (!h || h.messageId === null) return null;
-  const named = h.profile === ctx.data.profile ? undefined : h.profile;
   return scrollCall(
     { sessionId: h.sessionId, messageId: h.messageId },
     DEFAULT_SCROLL_WINDOW,
-    named,
+    namesProfile(ctx, h) ? h.profile : undefined,
+    h.host,
+  );
+}
+
+/** `lookback scroll --host HOST [--profile P] SESSION MESSAGE`: another machine's message, from here. */
+function hostScroll(h: HermesRef & { host: string; messageId: number }): string {
+  return shellLine(
+    [
+      'lookback',
+      'scroll',
+      '--host',
+      h.host,
+      ...(h.profile !== 'default' ? ['--profile', h.profile] : []),
+      h.sessionId,
+      String(h.messageId),
+    ].map(sanitizeLine),
   );
 }
 
@@ -118,8 +140,10 @@ export function marksInOrder(ctx: Ctx, marks: readonly MarkRef[]): MarkRef[] {
  */
 function marksBlock(ctx: Ctx, unordered: readonly MarkRef[]): string {
   const marks = marksInOrder(ctx, unordered);
-  const own = (m: MarkRef) =>
-    ctx.data.hermesRef(m.sessionId, m.messageId)?.profile === ctx.data.profile;
+  const own = (m: MarkRef) => {
+    const h = ctx.data.hermesRef(m.sessionId, m.messageId);
+    return h !== null && h.host === undefined && h.profile === ctx.data.profile;
+  };
   const hermes = marks.filter(own);
   const elsewhere = marks
     .filter((m) => !own(m))
@@ -131,7 +155,7 @@ function marksBlock(ctx: Ctx, unordered: readonly MarkRef[]): string {
     .map((r) => agentCall(r as AgentRef));
   let block = hermes.length > 0 ? multi(hermes) : '';
   if (elsewhere.length > 0) {
-    const head = `Recall ${elsewhere.length === 1 ? 'this message' : `these ${elsewhere.length} messages`} of another profile with session_search:\n${elsewhere.join('\n')}\n`;
+    const head = `Recall ${elsewhere.length === 1 ? 'this message' : `these ${elsewhere.length} messages`} of another profile or machine with session_search:\n${elsewhere.join('\n')}\n`;
     block = block ? `${block}\n${head}` : head;
   }
   if (lines.length === 0) return block;
@@ -199,7 +223,7 @@ export function copyAnchor(ctx: Ctx): void {
   const h = ctx.data.hermesRef(ids.sessionId, ids.messageId);
   if (!h) return ctx.setStatus(say.nothingToCopy);
   if (t.kind === 'session' || h.messageId === null)
-    return copy(ctx, link(h), `link to ${h.sessionId}`);
+    return copy(ctx, link(h), `link to ${h.sessionId}${h.host ? ` on ${h.host}` : ''}`);
   const call = scrollOf(ctx, ids.sessionId, ids.messageId!);
   if (call) copy(ctx, call, `anchor for message ${formatCount(h.messageId)}`);
 }
@@ -213,10 +237,16 @@ function copyOptions(ctx: Ctx): CopyOption[] {
   const h = ids ? ctx.data.hermesRef(ids.sessionId, ids.messageId) : null;
   if (other) out.push(...other);
   else if (t && ids && h) {
-    const { profile, sessionId } = h;
-    out.push({ form: 'link', label: 'link', text: link({ profile, sessionId }) });
+    const { profile, sessionId, host } = h;
+    out.push({ form: 'link', label: 'link', text: link(h) });
     const call = ids.messageId === null ? null : scrollOf(ctx, ids.sessionId, ids.messageId);
     if (call) out.push({ form: 'scroll', label: 'scroll call', text: call });
+    if (host !== undefined && h.messageId !== null)
+      out.push({
+        form: 'command',
+        label: `lookback scroll command (from this machine; ${host}'s mirror)`,
+        text: hostScroll({ ...h, host, messageId: h.messageId }),
+      });
     if (t.kind === 'message' && h.messageId !== null) {
       const m = t.msg;
       out.push({
@@ -226,7 +256,8 @@ function copyOptions(ctx: Ctx): CopyOption[] {
           profile,
           sessionId,
           messageId: h.messageId,
-          callNamesProfile: profile !== ctx.data.profile,
+          callNamesProfile: namesProfile(ctx, h),
+          ...(host !== undefined ? { host } : {}),
           role: m.role,
           timestamp: m.timestamp,
           content: contentText(m.content),

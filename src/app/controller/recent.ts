@@ -41,20 +41,21 @@ export function reloadRecent(ctx: Ctx): void {
   else ctx.recent.gen++;
 }
 
-/** The other profiles' stores when the every-profile view is on (P), else none. */
+/** The other profiles' stores when the every-profile view is on (P), and the synced hosts' always. */
 export function everyProfile(ctx: Ctx): ProfileRef[] | undefined {
-  return ctx.state.everyProfile ? ctx.data.profileRefs() : undefined;
+  return ctx.data.listedRefs(ctx.state.everyProfile);
 }
 
 export function requestRecent(ctx: Ctx, topOnly = false): void {
   if (!topOnly) ctx.recent.lastFull = ctx.now();
+  const refs = everyProfile(ctx);
   ctx.client.request({
     kind: 'recent',
     generation: ++ctx.recent.gen,
     all: ctx.state.showHidden,
     limit: topOnly ? recentFirstPage(ctx.state.size.rows) : ctx.recent.limit,
     ...(ctx.recent.filters ? { filters: ctx.recent.filters } : {}),
-    ...(ctx.state.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
+    ...(refs ? { profiles: refs } : {}),
   });
   if (topOnly) ctx.recent.topPageGen = ctx.recent.gen;
 }

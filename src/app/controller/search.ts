@@ -25,6 +25,7 @@ export function currentLine(ctx: Ctx): ResolvedLine {
     profile: ctx.state.store.profile,
     everyProfile: ctx.state.everyProfile,
     here: ctx.state.here,
+    hosts: ctx.data.hostNames(),
   });
 }
 
@@ -153,6 +154,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
   const cur = ctx.state;
   const line = currentLine(ctx);
   if (line.error !== null) return;
+  const refs = ctx.data.listedRefs(cur.everyProfile);
   ctx.client.request({
     kind: 'search',
     generation: gen,
@@ -164,7 +166,7 @@ function requestSearch(ctx: Ctx, gen: number, count: boolean, countsFrom = 0): v
     ...(line.filtered ? { filters: line.store } : {}),
     count,
     countsFrom,
-    ...(cur.everyProfile ? { profiles: ctx.data.profileRefs() } : {}),
+    ...(refs ? { profiles: refs } : {}),
     ...(cur.showHidden ? { all: true } : {}),
   });
 }

@@ -12,6 +12,11 @@ export interface ProfileRef {
   path: string;
   /** Its message-id range (profileIds.ts), given by the main thread so both agree. */
   slot: number;
+  /**
+   * Another machine's profile (its mirror, kept by `lookback sync --host`):
+   * `name` is then `<profile>@<host>`. Listed whether or not P is on.
+   */
+  host?: string;
 }
 
 /** The store of a ProfileRef, opened on first use by whoever answers (main thread or worker). */

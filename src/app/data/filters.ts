@@ -23,14 +23,19 @@ export type AppFilters = StoreFilters & {
   agents?: string[];
   /** `profile:` chips in the every-profile view: the profiles listed. */
   profiles?: string[];
+  /** `host:` chips: the machines listed (`local`: this one), applied by choosing the sources. */
+  hosts?: string[];
 };
 
 /** The store's own filters of app filters (what a source applies). */
 export function storeFiltersOf(f: AppFilters | undefined): StoreFilters | undefined {
   if (!f) return undefined;
-  const { agents: _a, profiles: _p, ...rest } = f;
+  const { agents: _a, profiles: _p, hosts: _h, ...rest } = f;
   return Object.values(rest).some((v) => v !== undefined) ? rest : undefined;
 }
+
+/** What `host:` calls this machine. */
+export const LOCAL_HOST = 'local';
 
 export interface LineContext {
   /** Wall clock (ms) for `today`, `7d`. */
@@ -43,6 +48,8 @@ export interface LineContext {
   everyProfile?: boolean;
   /** The this-folder view (`.`): only conversations run in this folder or below it. */
   here?: string | null;
+  /** The other machines whose conversations are listed (synced with `lookback sync --host`). */
+  hosts?: readonly string[];
 }
 
 export interface ResolvedLine {
@@ -124,6 +131,20 @@ export function resolveLine(line: string, c: LineContext): ResolvedLine {
     }
     out.store.agents = picked.agents;
   }
+  // `host:` picks machines: `local` (this one) or a host the app lists; another is one line.
+  const hosts = (f.hosts ?? []).map((h) => h.trim()).filter((h) => h !== '');
+  if (hosts.length > 0) {
+    const shown = c.hosts ?? [];
+    const unknown = hosts.find((h) => h !== LOCAL_HOST && !shown.includes(h));
+    if (unknown !== undefined) {
+      out.error =
+        shown.length === 0
+          ? `host:${sanitizeLine(unknown)}: no other machine is synced; lookback sync --host ${sanitizeLine(unknown)} reads it`
+          : `host:${sanitizeLine(unknown)}: not synced (hosts: ${[LOCAL_HOST, ...shown].map(sanitizeLine).join(', ')}); lookback sync --host NAME reads another`;
+      return out;
+    }
+    out.store.hosts = hosts;
+  }
   return out;
 }
 
@@ -132,6 +153,7 @@ export function filtersKey(f: AppFilters): string {
   return JSON.stringify([
     f.agents ?? null,
     f.profiles ?? null,
+    f.hosts ?? null,
     f.sources ?? null,
     f.after ?? null,
     f.before ?? null,

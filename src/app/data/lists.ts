@@ -28,8 +28,9 @@ import type { HiddenCounts, SearchPath, Sort } from '../../store/types.js';
 import type { ResultItem, SessionRow } from '../model.js';
 import type { AgentSource } from './agentSource.js';
 import type { ProfileRef, RefOpener } from './everyProfile.js';
-import { storeFiltersOf, type AppFilters } from './filters.js';
+import { LOCAL_HOST, storeFiltersOf, type AppFilters } from './filters.js';
 import { tagResultItem, tagSessionRow } from './profileRows.js';
+import { splitHostProfile } from '../../ids/app.js';
 import { loadRecent, searchResultItems, type RecentAnswer } from './rows.js';
 
 /** What the filter rule knows of this store (names and capabilities, as the CLI's). */
@@ -58,7 +59,7 @@ export interface AppSources {
   open: RefOpener | null;
 }
 
-/** Which owners a line's `agent:` and `profile:` chips keep. */
+/** Which owners a line's `agent:`, `profile:` and `host:` chips keep. */
 function scope(
   s: AppSources,
   f: AppFilters | undefined,
@@ -66,7 +67,12 @@ function scope(
   const wanted = f?.agents;
   const hermes = !wanted || wanted.includes('hermes');
   const profiles = f?.profiles;
-  const keep = (name: string) => !profiles || profiles.includes(name);
+  const hosts = f?.hosts;
+  const local = !hosts || hosts.includes(LOCAL_HOST);
+  // A host's profile is `<profile>@<host>`: `profile:` names the profile on whichever machine.
+  const keep = (name: string) => !profiles || profiles.includes(splitHostProfile(name).profile);
+  const onHost = (r: ProfileRef) =>
+    r.host === undefined ? local : !hosts || hosts.includes(r.host);
   const read = s.agents?.agents ?? [];
   const indexed = s.agents && s.agents.hasConversations() ? read : [];
   // An agent asked for whose histories this app does not read: one line, never a silent empty list.
@@ -76,14 +82,53 @@ function scope(
       (a) =>
         `agent:${a}: ${a}'s conversations are not read here (lookback --agent ${a} reads them)`,
     );
+  // Other machines' agents are not listed by the app yet: a `host:` chip with `agent:` says so.
+  if (hosts && wanted && hosts.some((h) => h !== LOCAL_HOST))
+    for (const a of wanted.filter((x) => x !== 'hermes'))
+      notes.push(
+        `agent:${a} on another machine: the app lists its Hermes profiles only (lookback recent --host HOST --agent ${a} reads it)`,
+      );
   return {
-    own: hermes && keep(s.store.profile),
-    refs: hermes && s.open ? (s.refs ?? []).filter((r) => keep(r.name)) : [],
+    own: hermes && local && keep(s.store.profile),
+    refs: hermes && s.open ? (s.refs ?? []).filter((r) => keep(r.name) && onHost(r)) : [],
     // A `profile:` chip names Hermes profiles: the other agents' rows are no profile's.
-    index: profiles ? [] : indexed.filter((a) => !wanted || wanted.includes(a)),
+    index: profiles || !local ? [] : indexed.filter((a) => !wanted || wanted.includes(a)),
     notes,
   };
 }
+
+/** Rows tagged with their profile in the every-profile view (P), with their machine when hosts are listed. */
+function tagging(s: AppSources): {
+  every: boolean;
+  hosts: boolean;
+  own: <T extends object>(r: T) => T & { profile?: string; host?: string };
+  ref: <T extends object>(r: T, ref: ProfileRef) => T & { profile?: string; host?: string };
+  index: <T extends object>(r: T) => T & { profile?: string; host?: string };
+} {
+  const refs = s.refs ?? [];
+  const every = refs.some((r) => r.host === undefined);
+  const hosts = refs.some((r) => r.host !== undefined);
+  const host = (h: string) => (hosts ? { host: h } : {});
+  return {
+    every,
+    hosts,
+    own: (r) => ({
+      ...r,
+      ...(every ? { profile: s.store.profile } : {}),
+      ...host(LOCAL_HOST),
+    }),
+    ref: (r, ref) => {
+      const { profile: _p, ...rest } = r as T0;
+      return {
+        ...(rest as typeof r),
+        ...(every ? { profile: splitHostProfile(ref.name).profile } : {}),
+        ...host(ref.host ?? LOCAL_HOST),
+      };
+    },
+    index: (r) => ({ ...r, ...(every ? { profile: '' } : {}), ...host(LOCAL_HOST) }),
+  };
+}
+type T0 = { profile?: string };
 
 /** The other profiles' stores the scope keeps, opened; one that cannot be opened now is one line. */
 function openRefs(s: AppSources, refs: ProfileRef[], notes: string[]): [ProfileRef, Store][] {
@@ -158,10 +203,9 @@ export function recentEverywhere(
   const sf = storeFiltersOf(f);
   const sc = scope(s, f);
   const tagAgent = s.agents !== null && s.agents.hasConversations();
-  const every = s.refs !== null && s.refs.length > 0;
-  const hermesRow = (r: SessionRow, profile: string | null): SessionRow => ({
-    ...(profile === null ? r : tagSessionRow(r, profile)),
-    ...(profile === null && every ? { profile: s.store.profile } : {}),
+  const tag = tagging(s);
+  const hermesRow = (r: SessionRow, ref: ProfileRef | null): SessionRow => ({
+    ...(ref === null ? tag.own(r) : tag.ref(tagSessionRow(r, ref.name), ref)),
     ...(tagAgent ? { agent: 'hermes' } : {}),
   });
   const parts: Part<SessionRow>[] = [];
@@ -179,7 +223,7 @@ export function recentEverywhere(
       src: asSource(store),
       run: () => {
         const a = loadRecent(store, limit, all, sf);
-        return { ...a, rows: a.rows.map((r) => hermesRow(r, ref.name)) };
+        return { ...a, rows: a.rows.map((r) => hermesRow(r, ref)) };
       },
     });
   }
@@ -189,7 +233,7 @@ export function recentEverywhere(
       run: () => {
         const rows = s.agents!.recent(limit, all, sf, sc.index);
         return {
-          rows: every ? rows.map((r) => ({ ...r, profile: '' })) : rows,
+          rows: rows.map(tag.index),
           complete: rows.length < limit,
         };
       },
@@ -233,13 +277,12 @@ export function searchEverywhere(s: AppSources, req: SearchAsk): ListedSearch {
   const sf = storeFiltersOf(req.filters);
   const sc = scope(s, req.filters);
   const tagAgent = s.agents !== null && s.agents.hasConversations();
-  const every = s.refs !== null && s.refs.length > 0;
+  const tags = tagging(s);
   let path: SearchPath = 'fts';
   let message: string | null = null;
   const parts: Part<ResultItem>[] = [];
   const tag = (r: ResultItem): ResultItem => ({
-    ...r,
-    ...(every ? { profile: s.store.profile } : {}),
+    ...tags.own(r),
     ...(tagAgent ? { agent: 'hermes' } : {}),
   });
   if (sc.own)
@@ -261,7 +304,7 @@ export function searchEverywhere(s: AppSources, req: SearchAsk): ListedSearch {
         if (!sc.own && message === null) message = h.message;
         return {
           rows: h.items.map((i) => ({
-            ...tagResultItem(i, ref.name, ref.slot),
+            ...tags.ref(tagResultItem(i, ref.name, ref.slot), ref),
             ...(tagAgent ? { agent: 'hermes' } : {}),
           })),
           complete: h.items.length < req.limit,
@@ -275,7 +318,7 @@ export function searchEverywhere(s: AppSources, req: SearchAsk): ListedSearch {
       run: () => {
         const items = s.agents!.search(req.query, req.sort, req.roles, req.limit, sc.index, sf);
         return {
-          rows: every ? items.map((r) => ({ ...r, profile: '' })) : items,
+          rows: items.map(tags.index),
           complete: items.length < req.limit,
         };
       },

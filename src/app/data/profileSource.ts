@@ -29,6 +29,7 @@ import {
   nativeMessageId,
   profileMessageId,
   profileSessionId,
+  splitHostProfile,
   splitProfileSession,
 } from '../../ids/app.js';
 import { tagResultItem, tagSessionRow } from './profileRows.js';
@@ -37,6 +38,8 @@ import { branchRows, clean } from './rows.js';
 /** A Hermes reference in the store's own ids, for links, scroll calls and quotes. */
 export interface HermesRef {
   profile: string;
+  /** Another machine's conversation (its links and calls name the host). */
+  host?: string;
   sessionId: string;
   messageId: number | null;
 }
@@ -207,8 +210,10 @@ export class ProfileSource {
 
   /** Links, scroll calls and quotes name the store's own ids and this profile. */
   ref(sessionId: string, messageId: number | null): HermesRef {
+    const { profile, host } = splitHostProfile(this.profile);
     return {
-      profile: this.profile,
+      profile,
+      ...(host !== null ? { host } : {}),
       sessionId: this.nsid(sessionId),
       messageId: messageId === null ? null : this.nmid(messageId),
     };

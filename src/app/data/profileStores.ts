@@ -18,8 +18,10 @@ import { clean } from './rows.js';
 export interface OtherProfiles {
   /** Every profile whose store can be read (name and state.db path), this one included or not. */
   list: () => { name: string; path: string }[];
-  /** Opens profile `name`'s store read-only; throws StoreError when it cannot be read. */
+  /** Opens profile `name`'s store read-only (`<profile>@<host>`: a synced host's mirror); throws StoreError when it cannot be read. */
   open: (name: string) => Store;
+  /** Other machines' mirrored profiles (`lookback sync --host`), named `<profile>@<host>`. */
+  hosts?: () => { name: string; host: string; path: string }[];
 }
 
 export class ProfileStores {
@@ -93,6 +95,16 @@ export class ProfileStores {
       if (p.name === this.own) continue;
       const slot = this.slotOf(p.name);
       if (slot !== null) out.push({ name: p.name, path: p.path, slot });
+    }
+    return out;
+  }
+
+  /** Every synced host's profile, listed with this store's conversations (P or not). */
+  hostRefs(): ProfileRef[] {
+    const out: ProfileRef[] = [];
+    for (const p of this.where.hosts?.() ?? []) {
+      const slot = this.slotOf(p.name);
+      if (slot !== null) out.push({ name: p.name, path: p.path, slot, host: p.host });
     }
     return out;
   }

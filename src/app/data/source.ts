@@ -30,13 +30,14 @@ import {
 } from './chainWindow.js';
 import { liveUpdate, type LiveUpdate } from './live.js';
 import type { ProfileRef } from './everyProfile.js';
-import type { AppFilters } from './filters.js';
+import { LOCAL_HOST, type AppFilters } from './filters.js';
 import type { ListedRecent } from './lists.js';
 import {
   agentSessionId,
   isAgentMessageId,
   isProfileMessageId,
   splitAgentSession,
+  splitHostProfile,
   splitProfileSession,
 } from '../../ids/app.js';
 import type { HermesRef, ProfileSource } from './profileSource.js';
@@ -141,6 +142,10 @@ export class DataSource {
       cwd: merge(own.folders, index?.folders),
       agents: ['hermes', ...(this.agents?.agents ?? [])],
       profiles: merge(this.profiles(), []),
+      // `host:` takes `local` and the synced machines listed here (sanitized by merge).
+      ...(this.hostRefs().length > 0
+        ? { hosts: merge([LOCAL_HOST, ...this.hostNames()], []) }
+        : {}),
     };
   }
 
@@ -286,7 +291,9 @@ export class DataSource {
   } {
     const name = clean(anchor.profile);
     const names = this.profiles();
-    if (!names.includes(anchor.profile))
+    // `<profile>@<host>`: a synced host's profile (its mirror), listed by hostRefs.
+    const hosted = this.hostRefs().some((r) => r.name === anchor.profile);
+    if (!names.includes(anchor.profile) && !hosted)
       return {
         items: [],
         message: `no profile "${name}" (profiles: ${names.map(clean).join(', ')})`,
@@ -314,11 +321,28 @@ export class DataSource {
 
   /**
    * The machine an app session is on (R resumes it there over `ssh -t`); null for
-   * this machine. The app reads only this machine's sources today: the host
-   * sources of src/recall/hostSources.ts answer here once the app lists them.
+   * this machine. A synced host's profile is named `<profile>@<host>` (profileIds.ts).
    */
-  hostOf(_sessionId: string): string | null {
-    return null;
+  hostOf(sessionId: string): string | null {
+    if (other(sessionId)) return null;
+    const p = splitProfileSession(sessionId);
+    return p ? splitHostProfile(p.profile).host : null;
+  }
+
+  /** The synced hosts' profiles, listed with this store's conversations; empty when none. */
+  hostRefs(): ProfileRef[] {
+    return this.others?.hostRefs() ?? [];
+  }
+
+  /** The refs a request names: the other profiles in the every-profile view (P), the hosts always. */
+  listedRefs(everyProfile: boolean): ProfileRef[] | undefined {
+    const refs = [...(everyProfile ? this.profileRefs() : []), ...this.hostRefs()];
+    return refs.length > 0 ? refs : undefined;
+  }
+
+  /** The hosts whose conversations are listed (for the `host:` chip). */
+  hostNames(): string[] {
+    return [...new Set(this.hostRefs().map((r) => r.host!))];
   }
 
   /** Another agent's native ids behind an app session (and message) id; null for Hermes. */
