@@ -59,6 +59,13 @@ export function App({ controller, size, home }: AppProps): React.JSX.Element {
 }
 
 function searchNote(s: AppState): string {
+  // The `v` chip: a search by meaning says so while it is on.
+  const chip = s.search.meaning !== 'lexical' ? `mode: ${s.search.meaning}` : '';
+  const rest = lexicalNote(s);
+  return chip && rest ? `${chip} · ${rest}` : chip || rest;
+}
+
+function lexicalNote(s: AppState): string {
   const r = s.results;
   if (s.search.text.trim() === '') return '';
   if (r.busy) return 'searching…';
