@@ -48,6 +48,8 @@ function refusal(
     ...(line.roles || s.search.tools ? ['roles (tool output)'] : []),
     ...(s.everyProfile ? ['the every-profile view'] : []),
   ];
+  if (ctx.o.noHermes)
+    return `${mode} search reads a Hermes store and there is none here (the other agents' index has no vectors yet): press v for lexical`;
   if (asked.length === 0) return null;
   return `${mode} search does not take ${asked.join(', ')} yet (the vector leg cannot apply ${asked.length === 1 ? 'it' : 'them'}); refused: press v for lexical`;
 }
@@ -74,22 +76,45 @@ export function requestMeaning(
     ctx.setStatus(refused, 'warn');
     return done([], refused);
   }
-  searchByMeaning(ctx.data.store, line.text, mode, spec, SEARCH_LIMIT, load).then(
-    (a) => {
-      if (ctx.stopped || gen !== ctx.search.gen) return;
-      ctx.batch(() => {
-        const empty = a.items.length === 0 ? 'No conversation found by meaning.' : null;
-        done(a.items, empty);
-        if (a.note ?? empty) ctx.setStatus((a.note ?? empty)!, 'warn');
-      });
-    },
-    (err: unknown) => {
-      if (ctx.stopped || gen !== ctx.search.gen) return;
-      const msg = (err as Error)?.message ?? String(err);
-      ctx.batch(() => {
-        ctx.setStatus(msg.split('\n')[0]!, 'error');
-        done([], msg.split('\n')[0]!);
-      });
-    },
-  );
+  // One search by meaning at a time (each may embed and write vectors.db): a newer one waits for it, older waiting ones are dropped.
+  const run = (): Promise<void> =>
+    // Superseded while it waited: nothing to ask.
+    gen !== ctx.search.gen || ctx.stopped
+      ? Promise.resolve()
+      : searchByMeaning(ctx.data.store, line.text, mode, spec, SEARCH_LIMIT, load).then(
+          (a) => {
+            if (ctx.stopped || gen !== ctx.search.gen) return;
+            ctx.batch(() => {
+              const empty = a.items.length === 0 ? 'No conversation found by meaning.' : null;
+              done(a.items, empty);
+              const note = a.note ?? empty;
+              if (note !== null) ctx.setStatus(note, 'warn');
+            });
+          },
+          (err: unknown) => {
+            if (ctx.stopped || gen !== ctx.search.gen) return;
+            const msg = ((err as Error)?.message ?? String(err)).split('\n')[0]!;
+            ctx.batch(() => {
+              ctx.setStatus(msg, 'error');
+              done([], msg);
+            });
+          },
+        );
+  const q = queues.get(ctx) ?? { running: false, next: null };
+  queues.set(ctx, q);
+  const drain = (): void => {
+    const job = q.next;
+    q.next = null;
+    if (!job) {
+      q.running = false;
+      return;
+    }
+    q.running = true;
+    void job().finally(drain);
+  };
+  q.next = run;
+  if (!q.running) drain();
 }
+
+/** The search by meaning running for each app, and the newest one waiting for it. */
+const queues = new WeakMap<Ctx, { running: boolean; next: (() => Promise<void>) | null }>();
