@@ -64,6 +64,9 @@ describe('v: search by meaning', () => {
     expect(h.state().status?.text).toMatch(/--embedder SPEC or set LOOKBACK_EMBEDDER/);
     expect(status.length).toBeGreaterThan(0);
     expect(h.frame()).not.toContain('mode: hybrid');
+    // The help lists the key.
+    await h.press('?');
+    expect(h.frame()).toMatch(/v +Search by meaning: lexical → hybrid → semantic/);
   });
 
   it('hybrid: the chip, the conversation a paraphrase means, why it matched; as the CLI answers', async () => {
