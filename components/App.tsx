@@ -59,8 +59,11 @@ export function App({ controller, size, home }: AppProps): React.JSX.Element {
 }
 
 function searchNote(s: AppState): string {
-  // The `v` chip: a search by meaning says so while it is on.
-  const chip = s.search.meaning !== 'lexical' ? `mode: ${s.search.meaning}` : '';
+  // The `v` chip: a search by meaning says so while it answers (fuzzy search, `f`, is never by meaning).
+  const chip =
+    s.search.meaning !== 'lexical' && s.search.mode === 'fulltext'
+      ? `mode: ${s.search.meaning}`
+      : '';
   const rest = lexicalNote(s);
   return chip && rest ? `${chip} · ${rest}` : chip || rest;
 }

@@ -136,6 +136,16 @@ describe('v: search by meaning', () => {
     );
     expect(h.state().results.items[0]!.why).toMatch(/^semantic #1 · similarity /);
     expect(h.state().results.items[0]!.why).not.toContain('lexical');
+    // Fuzzy search (f) is never by meaning: no chip while it answers.
+    await h.press('f');
+    await h.waitFor(() => h!.state().search.mode === 'fuzzy', 'fuzzy');
+    expect(h.frame()).not.toContain('mode: semantic');
+    await h.press('f');
+    await h.waitFor(
+      () => !h!.state().results.busy && h!.frame().includes('mode: semantic'),
+      'semantic again',
+      20_000,
+    );
     await h.press('v');
     expect(h.state().search.meaning).toBe('lexical');
     await h.waitFor(() => !h!.state().results.busy, 'lexical results');
