@@ -59,6 +59,16 @@ export function App({ controller, size, home }: AppProps): React.JSX.Element {
 }
 
 function searchNote(s: AppState): string {
+  // The `v` chip: a search by meaning says so while it answers (fuzzy search, `f`, is never by meaning).
+  const chip =
+    s.search.meaning !== 'lexical' && s.search.mode === 'fulltext'
+      ? `mode: ${s.search.meaning}`
+      : '';
+  const rest = lexicalNote(s);
+  return chip && rest ? `${chip} · ${rest}` : chip || rest;
+}
+
+function lexicalNote(s: AppState): string {
   const r = s.results;
   if (s.search.text.trim() === '') return '';
   if (r.busy) return 'searching…';

@@ -106,7 +106,8 @@ export function resultLines(
     { text: right, tone: 'dim' },
   ];
   // A hit in a message that was taken back (shown only with H) says so before its words.
-  const mark = r.takenBack ? 'taken back · ' : '';
+  // A hit by meaning says why it matched (ranks, similarity) before its words.
+  const mark = r.takenBack ? 'taken back · ' : r.why ? `${r.why} · ` : '';
   const second: Span[] = [
     { text: '    ' },
     ...(mark ? [{ text: mark, tone: 'dim' as const }] : []),

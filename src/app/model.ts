@@ -52,6 +52,8 @@ export interface SessionRow {
 }
 
 export type SearchMode = 'fulltext' | 'fuzzy';
+/** The `v` cycle: lexical (the default), hybrid, semantic (src/semantic/answer.ts SearchMode). */
+export type Meaning = 'lexical' | 'hybrid' | 'semantic';
 
 export interface ResultItem {
   key: string;
@@ -81,6 +83,8 @@ export interface ResultItem {
   host?: string;
   /** A relaxed hit (not every word; closest first), listed after every exact one. */
   relaxed?: boolean;
+  /** Why a hybrid/semantic hit matched: its ranks and similarity (src/semantic score_parts). */
+  why?: string;
   /** Another agent's hit in a message that was taken back (rewound, reverted); only with H. */
   takenBack?: boolean;
 }

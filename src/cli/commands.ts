@@ -614,5 +614,5 @@ async function runApp(flags: Flags): Promise<number> {
   const { startApp } = await loadApp();
   // --here, or LOOKBACK_HERE=1 as the default: the app starts in this folder's view (`.`).
   const here = flags.here === true || process.env.LOOKBACK_HERE === '1';
-  return startApp({ ...flags, store, print, here });
+  return startApp({ ...flags, store, print, here, semantic: lazy.semantic });
 }

@@ -1,3 +1,4 @@
+import type { LoadSemantic } from '../app/data/meaning.js';
 import type { PgTarget } from '../store/postgresConfig.js';
 
 /**
@@ -17,6 +18,10 @@ export interface StartOptions {
   agent?: string | undefined;
   /** Start in the this-folder view (`--here`, LOOKBACK_HERE=1): conversations run in the current folder or below. */
   here?: boolean;
+  /** The embedding model for `v` (search by meaning): `--embedder SPEC`, else LOOKBACK_EMBEDDER. */
+  embedder?: string | undefined;
+  /** Loads the search by meaning (the command line's src/cli/lazy.ts; the app bundle holds no import()). */
+  semantic?: LoadSemantic;
   /** The store to open, as the command line chose it (src/recall/storeChoice.ts). */
   store: ChosenStore;
 }

@@ -83,6 +83,11 @@ export function appAgents(flag: string | undefined, env: NodeJS.ProcessEnv): Age
   return out;
 }
 
+/** The model `v` searches by meaning with: --embedder, else LOOKBACK_EMBEDDER; none: `v` says how to set one. */
+function embedderOf(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  return (flag ?? env.LOOKBACK_EMBEDDER)?.trim() || undefined;
+}
+
 export async function runApp(flags: Flags): Promise<number> {
   const agents = appAgents(flags.agent, process.env);
   if (typeof agents === 'string') {
@@ -195,6 +200,9 @@ export async function runApp(flags: Flags): Promise<number> {
       // `.` narrows the lists to the folder lookback was started in; --here starts there.
       here: process.cwd(),
       ...(flags.here ? { startHere: true } : {}),
+      ...(embedderOf(flags.embedder, process.env) && flags.semantic
+        ? { embedder: embedderOf(flags.embedder, process.env)!, semantic: flags.semantic }
+        : {}),
       history: fileHistory(historyPath(process.env, process.platform, os.homedir())),
       env: process.env,
       resume: resumeIn,

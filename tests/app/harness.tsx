@@ -96,7 +96,10 @@ export async function startHarness(
     /** The other profiles' stores, as src/tui/run.tsx injects them (src/tui/otherProfiles.ts). */
     otherProfiles?: CreateOptions['otherProfiles'];
   } & Partial<
-    Pick<ControllerOptions, 'files' | 'resume' | 'env' | 'suspend' | 'demo' | 'here' | 'startHere'>
+    Pick<
+      ControllerOptions,
+      'files' | 'resume' | 'env' | 'suspend' | 'demo' | 'here' | 'startHere' | 'embedder'
+    >
   > = {},
 ): Promise<Harness> {
   const store = Store.open(path, { profile: 'default' });
@@ -133,6 +136,9 @@ export async function startHarness(
     ...(opts.demo ? { demo: true } : {}),
     ...(opts.here ? { here: opts.here } : {}),
     ...(opts.startHere ? { startHere: true } : {}),
+    ...(opts.embedder
+      ? { embedder: opts.embedder, semantic: () => import('../../src/semantic/answer.js') }
+      : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),
     ...(opts.otherProfiles ? { otherProfiles: opts.otherProfiles } : {}),

@@ -27,6 +27,7 @@ import { resume } from './resume.js';
 import { reloadRecent, tree } from './recent.js';
 import { openFromLine, paste, remember, searchChanged } from './search.js';
 import { say } from './status.js';
+import { cycleMeaning } from './meaning.js';
 import { refreshFilterValues, takeCompletion } from './complete.js';
 import { tildePath } from '../../text/format.js';
 
@@ -219,6 +220,7 @@ export const commands: Record<CommandId, (ctx: Ctx) => void> = {
     ctx.setStatus(say.searchMode(ctx.state.search.mode));
     searchChanged(ctx);
   },
+  'search.cycleMeaning': (ctx) => cycleMeaning(ctx, searchChanged),
   'search.cycleSort': (ctx) => {
     ctx.dispatch({ type: 'cycleSort' });
     ctx.setStatus(say.sort(ctx.state.search.sort, ctx.state.search.mode));

@@ -6,6 +6,7 @@
  */
 import type { CopyResult } from '../../clipboard/copy.js';
 import type { DataSource } from '../data/source.js';
+import type { LoadSemantic } from '../data/meaning.js';
 import type { AppFilters } from '../data/filters.js';
 import type { Size } from '../geometry/screen.js';
 import type { StatusTone } from '../model.js';
@@ -113,6 +114,10 @@ export interface ControllerOptions {
   previewDelayMs?: number;
   /** Indexes the other agents in the background; absent with `--agent hermes`. */
   indexer?: BackgroundIndexer;
+  /** The embedding model for `v` (hybrid/semantic search): --embedder or LOOKBACK_EMBEDDER; absent, `v` says how to set one. */
+  embedder?: string;
+  /** Loads the search by meaning (src/semantic/answer.ts); with `embedder`. */
+  semantic?: LoadSemantic;
   /** The home folder, for `cwd:~/code` in the search line. */
   home?: string;
   /** The folder lookback was started in: `.` narrows the lists to it and below (absent: `.` says so). */

@@ -16,6 +16,7 @@ import { openResult } from './conversation.js';
 import { type Ctx, SEARCH_DEBOUNCE_MS } from './ctx.js';
 import { applyRecent, reloadRecent, requestRecent } from './recent.js';
 import { say } from './status.js';
+import { requestMeaning } from './meaning.js';
 
 /** The search line as filters and free text, for this store and this moment. */
 export function currentLine(ctx: Ctx): ResolvedLine {
@@ -143,7 +144,9 @@ function answerLine(ctx: Ctx): void {
   ctx.dispatch({ type: 'searchStarted', generation: gen, forText: text });
   ctx.search.debounce = ctx.timers.setTimeout(() => {
     ctx.search.debounce = null;
-    requestSearch(ctx, gen, true);
+    // By meaning (`v`): asynchronously, through src/semantic (meaning.ts).
+    if (ctx.state.search.meaning !== 'lexical') requestMeaning(ctx, gen, currentLine(ctx));
+    else requestSearch(ctx, gen, true);
   }, ctx.o.debounceMs ?? SEARCH_DEBOUNCE_MS);
 }
 
@@ -191,7 +194,8 @@ function flushSearch(ctx: Ctx): void {
   if (ctx.search.debounce === null) return;
   ctx.timers.clearTimeout(ctx.search.debounce);
   ctx.search.debounce = null;
-  requestSearch(ctx, ctx.search.gen, true);
+  if (ctx.state.search.meaning !== 'lexical') requestMeaning(ctx, ctx.search.gen, currentLine(ctx));
+  else requestSearch(ctx, ctx.search.gen, true);
 }
 
 import { LOAD_AHEAD, RECENT_AHEAD } from '../../budgets.js';

@@ -60,6 +60,7 @@ export type CommandId =
   | 'back'
   | 'search.focus'
   | 'search.toggleMode'
+  | 'search.cycleMeaning'
   | 'search.cycleSort'
   | 'search.toggleTools'
   | 'history.search'
@@ -188,6 +189,13 @@ export const COMMANDS: readonly Command[] = [
     description: 'Switch full-text / fuzzy (titles, ids, sources, folders)',
     section: 'Search',
     hint: 'fuzzy',
+  },
+  {
+    id: 'search.cycleMeaning',
+    keys: [ch('v')],
+    description:
+      'Search by meaning: lexical → hybrid → semantic (needs --embedder or LOOKBACK_EMBEDDER)',
+    section: 'Search',
   },
   {
     id: 'search.cycleSort',

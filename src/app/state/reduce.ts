@@ -26,6 +26,7 @@ export function initialState(o: InitOptions): AppState {
       selected: false,
       history: historyOf(o.history ?? []),
       mode: 'fulltext',
+      meaning: 'lexical',
       sort: 'relevance',
       tools: false,
       generation: 0,
@@ -157,6 +158,7 @@ function reduceAction(s: AppState, a: Action): AppState {
     case 'historyFindMatch':
     case 'historyFindClose':
     case 'setMode':
+    case 'setMeaning':
     case 'cycleSort':
     case 'toggleTools':
     case 'toggleMark':

@@ -14,6 +14,7 @@ import type {
   MarkRef,
   ResultItem,
   SearchMode,
+  Meaning,
   SearchPath,
   SessionRow,
   Sort,
@@ -87,6 +88,8 @@ export interface SearchState {
   /** Earlier queries, walked with ↑/↓ while typing. */
   history: History;
   mode: SearchMode;
+  /** By meaning (`v`, issue 22): lexical, or hybrid/semantic through src/semantic (needs an embedder). */
+  meaning: Meaning;
   sort: Sort;
   /** Include tool output in full-text search. */
   tools: boolean;
@@ -197,6 +200,7 @@ export type Action =
   /** S and ←/→: code blocks cut from this column (less -S), or wrapped (null). */
   | { type: 'setCodeShift'; shift: number | null }
   | { type: 'setMode'; mode: SearchMode }
+  | { type: 'setMeaning'; meaning: Meaning }
   | { type: 'cycleSort' }
   | { type: 'toggleTools' }
   | { type: 'searchStarted'; generation: number; forText: string }
@@ -328,6 +332,7 @@ export type UiAction = Extract<
       | 'historyFindClose'
       | 'findClose'
       | 'setMode'
+      | 'setMeaning'
       | 'cycleSort'
       | 'toggleTools'
       | 'toggleMark'

@@ -1,0 +1,101 @@
+/**
+ * Search by meaning in the app (`v`, issue 22): the answer of
+ * src/semantic/answer.ts `semanticSearch`, the one the command line's
+ * `search --mode hybrid|semantic --json` and MCP's `session_search(mode=…)`
+ * give, as result rows; each row says why it matched (its lexical rank, its
+ * semantic rank, the cosine similarity and its quality word), read from the
+ * answer's score_parts and nothing else.
+ */
+import type { semanticSearch } from '../../semantic/answer.js';
+import type { Store } from '../../store/store.js';
+import { rootResolver } from '../../store/lineage.js';
+import type { Json } from '../../store/recall.js';
+import { AGENT_MARKERS } from '../../store/search/snippets.js';
+import { parseSnippetMarkers, splitHighlights, termsFromQuery } from '../../text/highlight.js';
+import { sanitizeLine } from '../../text/sanitize.js';
+import type { Meaning, ResultItem } from '../model.js';
+import { clean } from './rows.js';
+
+/**
+ * Loads src/semantic/answer.ts when first asked: handed in by the command line
+ * (src/cli/lazy.ts), since the app's CommonJS bundle may hold no import() and
+ * the model code stays out of the app's start.
+ */
+export type LoadSemantic = () => Promise<{ semanticSearch: typeof semanticSearch }>;
+
+export interface MeaningAnswer {
+  items: ResultItem[];
+  /** Said on the status line: a fallback, a part-embedded store, an empty answer. */
+  note: string | null;
+}
+
+type Entry = Record<string, Json>;
+
+/** `lexical #2 · semantic #1 · similarity 0.93 (strong)`: the score parts as the answer has them. */
+export function whyMatched(parts: Entry | undefined): string {
+  if (!parts) return '';
+  const out: string[] = [];
+  if (typeof parts.lexical_rank === 'number') out.push(`lexical #${parts.lexical_rank}`);
+  if (typeof parts.semantic_rank === 'number') out.push(`semantic #${parts.semantic_rank}`);
+  if (typeof parts.cosine === 'number')
+    out.push(
+      `similarity ${parts.cosine.toFixed(2)}${typeof parts.quality === 'string' ? ` (${parts.quality})` : ''}`,
+    );
+  return out.join(' · ');
+}
+
+/** The answer's rows as the results pane's. */
+export function meaningItems(store: Store, query: string, answer: Entry): ResultItem[] {
+  const terms = termsFromQuery(query);
+  const results = (answer.results ?? []) as Entry[];
+  const rootOf = store.read(() => rootResolver(store));
+  return results.map((r): ResultItem => {
+    const sid = String(r.session_id);
+    const id = Number(r.match_message_id);
+    const at = typeof r.when === 'string' ? Date.parse(r.when) / 1000 : 0;
+    const raw = typeof r.snippet === 'string' ? r.snippet : '';
+    const marked = parseSnippetMarkers(raw, AGENT_MARKERS[0], AGENT_MARKERS[1], sanitizeLine);
+    const why = whyMatched(r.score_parts as Entry | undefined);
+    return {
+      key: `${sid}#${id}`,
+      kind: 'hit',
+      sessionId: sid,
+      rootId: store.read(() => rootOf(sid)),
+      title: clean(typeof r.title === 'string' ? r.title : '') || '(untitled)',
+      source: clean(typeof r.source === 'string' ? r.source : '') || 'unknown',
+      startedAt: Number.isFinite(at) ? at : 0,
+      when: Number.isFinite(at) ? at : 0,
+      messageId: id,
+      matchedRole: clean(typeof r.matched_role === 'string' ? r.matched_role : ''),
+      snippet: marked.some((s) => s.hit)
+        ? marked
+        : splitHighlights(marked.map((s) => s.text).join(''), terms),
+      live: false,
+      // Not every word (relaxed BM25 or by meaning alone): marked ≈ as the lexical relaxed rows are.
+      ...(r.match !== undefined ? { relaxed: true } : {}),
+      ...(why ? { why } : {}),
+    };
+  });
+}
+
+/** The hybrid/semantic answer for the search line's text over this Hermes store. */
+export async function searchByMeaning(
+  store: Store,
+  query: string,
+  mode: Exclude<Meaning, 'lexical'>,
+  embedder: string,
+  limit: number,
+  load: LoadSemantic,
+): Promise<MeaningAnswer> {
+  const answer = await (await load()).semanticSearch(store, query, { mode, embedder, limit });
+  const notes = [
+    typeof answer.fallback_reason === 'string'
+      ? `hybrid fell back to lexical: ${answer.fallback_reason}`
+      : null,
+    typeof answer.embedding_note === 'string' ? answer.embedding_note : null,
+  ].filter((x): x is string => x !== null);
+  return {
+    items: meaningItems(store, query, answer),
+    note: notes.length > 0 ? clean(notes.join('; ')) : null,
+  };
+}
