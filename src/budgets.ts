@@ -141,6 +141,8 @@ export const BATCH_FILES = 200;
 export const BATCH_MESSAGES = 20_000;
 /** How often a pass that changed nothing still stamps `sources.last_indexed_at`. */
 export const SOURCE_STAMP_MS = 60_000;
+/** A side file of metadata (Kimi's state.json, Cline's task_metadata.json) above this is not read. */
+export const SIDE_JSON_MAX_BYTES = 4 * 1024 * 1024;
 /** Whole-document sources above this are skipped with a reason (FAD skips sidecars above 100 MB). */
 export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
 /** How deep under the home directory Aider's per-repository files are looked for. */

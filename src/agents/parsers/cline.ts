@@ -8,7 +8,6 @@
  * `history_item.json` (Roo, Kilo: `{id, ts, task, workspace, mode, parentTaskId}`)
  * and `task_metadata.json` (`model_usage[{model_id}]`). One reader, three slugs.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import {
@@ -24,16 +23,8 @@ import {
   type ToolCall,
 } from '../model.js';
 import { offerTitle } from './claude.js';
+import { smallJson } from './sideJson.js';
 import type { ParseContext, ParseResult } from './types.js';
-
-function smallJson(path: string): Record<string, unknown> | null {
-  try {
-    if (statSync(path).size > 4 * 1024 * 1024) return null;
-    return obj(JSON.parse(readFileSync(path, 'utf8')));
-  } catch {
-    return null;
-  }
-}
 
 /** The folder the extension names in its injected environment details (Cline "Working", Roo "Workspace"). */
 const CWD = /# Current (?:Working|Workspace) Directory \((.+?)\) Files/;

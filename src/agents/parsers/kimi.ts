@@ -13,7 +13,7 @@
  */
 import { MESSAGE_CAP, TEXT_CAP } from '../../budgets.js';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   FLAG,
@@ -32,16 +32,8 @@ import {
 } from '../model.js';
 import { parseRecord, readLines } from '../lines.js';
 import { offerTitle } from './claude.js';
+import { smallJson } from './sideJson.js';
 import type { LineParser, ParseContext, ParseResult } from './types.js';
-
-function smallJson(path: string): Record<string, unknown> | null {
-  try {
-    if (statSync(path).size > 4 * 1024 * 1024) return null;
-    return obj(JSON.parse(readFileSync(path, 'utf8')));
-  } catch {
-    return null;
-  }
-}
 
 /** The first `timestamp` in the first 64 KB of wire.jsonl (its header line has none). */
 function wireStart(path: string): number | null {
