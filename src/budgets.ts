@@ -48,6 +48,8 @@ export const SYNC_WAIT_MS = 10 * 60_000;
 export const HOSTS_RELIST_MS = 2_000;
 /** A PostgreSQL sync draws its progress line on a terminal once it has run this long (a quick one draws nothing). */
 export const PG_PROGRESS_AFTER_MS = 400;
+/** ...or at once when it copies at least this many messages (a big first copy always says how far it is). */
+export const PG_PROGRESS_BIG_COPY = 10_000;
 /** Seconds to wait for the connection; a host that is down is one line after this. */
 export const SSH_CONNECT_TIMEOUT_S = 10;
 /** Messages per read transaction on the remote: each holds the agent's lock only briefly. */

@@ -1,14 +1,16 @@
 /**
  * The progress line of a long PostgreSQL sync (a first copy of a big profile
  * takes minutes), drawn on stderr while the command that opened the profile
- * waits: only on a terminal, only once the sync has run PG_PROGRESS_AFTER_MS
- * (a small or idle sync draws nothing), redrawn at most every 100 ms, and
+ * waits: only on a terminal, only once the sync has run PG_PROGRESS_AFTER_MS or
+ * from the start when it copies PG_PROGRESS_BIG_COPY messages or more (a small
+ * or idle sync draws nothing; a big one never depends on how fast the machine
+ * is to say how far it is), redrawn at most every 100 ms, and
  * erased when the sync ends. It writes to fd 2 itself: it runs in the sync's
  * worker while the main thread is blocked waiting (./run.ts syncBlocking), so
  * the main thread's stderr stream could not carry it.
  */
 import { writeSync } from 'node:fs';
-import { PG_PROGRESS_AFTER_MS } from '../budgets.js';
+import { PG_PROGRESS_AFTER_MS, PG_PROGRESS_BIG_COPY } from '../budgets.js';
 import type { SyncProgress } from './feed.js';
 
 /** One line: `profile team: copying from PostgreSQL ██████░░░░  42%  95,000/226,449 messages`. */
@@ -38,7 +40,8 @@ export function progressWriter(
   return {
     update(p) {
       const now = Date.now();
-      if (now - t0 < afterMs || (now - last < 100 && p.phase === 'copy')) return;
+      const big = p.total !== null && p.total >= PG_PROGRESS_BIG_COPY;
+      if ((!big && now - t0 < afterMs) || (now - last < 100 && p.phase === 'copy')) return;
       last = now;
       drawn = true;
       try {

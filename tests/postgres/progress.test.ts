@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createEmptyStore, insertMessage, insertSession } from '../../src/demo/store.js';
 import { syncPostgres, type SyncProgress } from '../../src/postgres/feed.js';
+import { PG_PROGRESS_BIG_COPY } from '../../src/budgets.js';
 import { progressLine } from '../../src/postgres/progress.js';
 import { schemaCandidates } from '../../src/store/postgresConfig.js';
 import { postgresOf } from '../../src/store/profiles.js';
@@ -24,6 +25,7 @@ import {
   stopServer,
 } from '../helpers/postgres.js';
 
+// Above PG_PROGRESS_BIG_COPY: the line is drawn from the first page, however fast the machine.
 const MESSAGES = 12_000;
 let dir: string;
 let home: string;
@@ -87,6 +89,7 @@ describe('progress of a PostgreSQL sync', () => {
   }, 120_000);
 
   it('on a terminal the first sync draws its line on stderr and erases it; the answer follows', () => {
+    expect(MESSAGES).toBeGreaterThanOrEqual(PG_PROGRESS_BIG_COPY);
     const cmd = [process.execPath, BIN, 'recent', '--profile', 'big', '--limit', '3', '--json']
       .map((w) => `'${w}'`)
       .join(' ');
