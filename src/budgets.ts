@@ -161,6 +161,12 @@ export const MESSAGE_CAP = 256 * 1024;
  * is about 1.5 ms of a 5 ms search over a million messages; 2,000 was 6 ms.
  */
 export const RANK_WINDOW = 500;
+/**
+ * term_df (the per-word document counts lookback_bm25() ranks with) is filled again
+ * once the messages have grown by this fraction since its last fill. Counts that
+ * old move a word's IDF by under ~1 % at a million messages (README, Other agents).
+ */
+export const TERM_DF_STALE = 0.05;
 /** Bytes read from a log per readSync: large enough for few calls, small enough to stream. */
 export const LINE_READ_CHUNK = 1024 * 1024;
 /** A pass over the agents' files that ended this recently (by any process) is not repeated. */

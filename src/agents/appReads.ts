@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
 import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
+import { rankFunction } from './rankExt.js';
 import { FLAG, OUT_OF_TRANSCRIPT, type Agent, type MessageRow } from './model.js';
 import type { Filters } from '../store/types.js';
 import {
@@ -360,7 +361,9 @@ export class IndexReader {
             if (seen.size >= opts.limit || rows.length < n) return seen;
           }
         }
-        return rankedPool((sql) => this.st(sql), table, m, where, whereParams, opts.limit);
+        const db = this.conn();
+        const rank = db ? rankFunction(db, table, m) : 'bm25';
+        return rankedPool((sql) => this.st(sql), table, m, where, whereParams, opts.limit, rank);
       };
       try {
         chosen = fill(match);

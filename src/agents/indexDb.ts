@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, utimesSyn
 import { dirname, join } from 'node:path';
 import { lookbackCacheDir } from '../paths.js';
 import { sleepSync } from '../store/open.js';
-import { LOCK_WAIT_MS } from '../budgets.js';
+import { LOCK_WAIT_MS, TERM_DF_STALE } from '../budgets.js';
 
 /** Bump when the tables change: an index of another layout is rebuilt from scratch. */
 export const INDEX_LAYOUT = 2;
@@ -202,6 +202,39 @@ export function fillFts(db: Database.Database): void {
 export function mergeFts(db: Database.Database): void {
   for (const t of ['messages_fts', 'messages_fts_trigram'])
     db.transaction(() => db.exec(`INSERT INTO ${t} (${t}) VALUES ('optimize')`)).immediate();
+}
+
+/**
+ * The document count of every word in `messages_fts` (`term_df`), read by search's
+ * ranking function (native/rank.c) instead of walking each query word's doclist.
+ * Filled from fts5vocab (one walk of the whole index) after the first build, and
+ * again by a pass that wrote messages once their highest id has grown by
+ * TERM_DF_STALE since the last fill: ids only grow, so this costs one max(id) per
+ * writing pass and nothing on an idle one. A word missing from it is counted live.
+ * The vocab table is temp: nothing of it is in the file other readers open.
+ * Returns whether it filled.
+ */
+export function refreshTermDocs(db: Database.Database, force = false): boolean {
+  const top = (db.prepare(`SELECT ifnull(max(id), 0) FROM messages`).pluck().get() as number) || 0;
+  const has = db
+    .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'term_df_fill'`)
+    .get();
+  if (!force && has) {
+    const at = db.prepare(`SELECT top FROM term_df_fill`).pluck().get() as number | undefined;
+    if (at !== undefined && top <= at * (1 + TERM_DF_STALE)) return false;
+  }
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_vocab USING fts5vocab(main, messages_fts, row)`,
+  );
+  db.transaction(() =>
+    db.exec(`CREATE TABLE IF NOT EXISTS term_df (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS term_df_fill (top INTEGER NOT NULL, at INTEGER NOT NULL);
+      DELETE FROM term_df;
+      INSERT INTO term_df (term, docs) SELECT term, doc FROM temp.messages_fts_vocab;
+      DELETE FROM term_df_fill;
+      INSERT INTO term_df_fill (top, at) SELECT ifnull(max(id), 0), unixepoch('subsec') * 1000 FROM messages;`),
+  ).immediate();
+  return true;
 }
 
 /**

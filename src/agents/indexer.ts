@@ -5,7 +5,7 @@
  * state. Sessions whose files vanished stay, marked `gone` (AGENTS.md rule 3).
  */
 import type Database from 'better-sqlite3';
-import { deferFtsIfFirst, fillFts } from './indexDb.js';
+import { deferFtsIfFirst, fillFts, refreshTermDocs } from './indexDb.js';
 import { pass } from './indexer/pass.js';
 import type { IndexOptions, IndexReport } from './indexer/types.js';
 
@@ -37,6 +37,8 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     throw err;
   }
   if (deferred) fillFts(db);
+  // Only a pass that wrote: an idle pass reads nothing more (tests/agents/idleCost.test.ts).
+  if (deferred || report.messages > 0) refreshTermDocs(db);
   report.ms = performance.now() - t0;
   return report;
 }

@@ -106,7 +106,9 @@ export function likeClause(route: Extract<Route, { kind: 'like' }>): {
  * conversations are found (joining and sorting the whole window in SQL cost more
  * than scoring it). When the window holds fewer than `limit` conversations it
  * widens (x4) until it covers every match; so a very common word ranks its
- * newest matches, not an old better one.
+ * newest matches, not an old better one. `rank` is bm25() or lookback's own
+ * lookback_bm25() (src/agents/rankExt.ts), which gives the same order without
+ * walking each word's doclist for its document count.
  */
 export function rankedPool(
   st: Prepare,
@@ -115,9 +117,10 @@ export function rankedPool(
   where: string,
   params: readonly unknown[],
   limit: number,
+  rank: 'bm25' | 'lookback_bm25' = 'bm25',
 ): Map<number, number> {
   const scored = st(
-    `SELECT rowid, bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`,
+    `SELECT rowid, ${rank}(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`,
   )!.raw(true);
   const keep = st(
     `SELECT m.id, m.conv_id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${where}`,

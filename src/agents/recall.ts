@@ -25,6 +25,7 @@ import {
 } from './queries.js';
 import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
+import { rankFunction } from './rankExt.js';
 import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL, SNIPPET_TOKENS } from '../budgets.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
@@ -192,9 +193,17 @@ function hits(
   const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
   if (order === null)
     // Relevance: score the newest matches first (appReads.ts rankedPool), best per conversation.
-    return [...rankedPool((sql) => stmt(db, sql), table, match, where, [...fp], opts.limit)].map(
-      ([conv_id, id]) => ({ id, conv_id }),
-    );
+    return [
+      ...rankedPool(
+        (sql) => stmt(db, sql),
+        table,
+        match,
+        where,
+        [...fp],
+        opts.limit,
+        rankFunction(db, table, match),
+      ),
+    ].map(([conv_id, id]) => ({ id, conv_id }));
   return stmt(
     db,
     `SELECT m.id, m.conv_id FROM ${table} f JOIN messages m ON m.id = f.rowid

@@ -13,6 +13,7 @@ import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { searchAgentsJson } from '../../src/agents/recall.js';
+import { hasRankExtension } from '../../src/agents/rankExt.js';
 import { generateHistories } from './generate.js';
 
 let dir: string;
@@ -57,6 +58,8 @@ it.each(['migration', 'pgbouncer timeout', 'webhook OR ledger', 'deploy*'])(
 it('plans every statement of a search without a full scan of messages or conversations', () => {
   const db = new Database(file, { readonly: true });
   try {
+    // The ranked statements call lookback_bm25() (native/rank.c): it must be known to plan them.
+    expect(hasRankExtension(db)).toBe(true);
     const seen = new Set<string>();
     for (const q of ['migration', 'pgbouncer timeout', 'webhook OR ledger', 'deploy*'])
       for (const s of statementsOf(q, 10).sql) seen.add(s);
@@ -74,14 +77,22 @@ it('plans every statement of a search without a full scan of messages or convers
 });
 
 it.each(['migration', 'pgbouncer timeout', 'webhook OR ledger', 'deploy*'])(
-  'a search for %s scores each leg with bm25() in one statement',
+  'a search for %s scores each leg with bm25() or lookback_bm25() in one statement',
   (q) => {
     // bm25() first walks each phrase's whole doclist to count its rows (the IDF),
     // the largest cost of a search over a million messages: a second ranked
     // statement for the same MATCH (a widened window, a re-run) pays that walk
     // again. The exact leg has one; the relaxed leg, when a page is short, one more.
+    // Word queries rank with lookback_bm25() (no walk: tests/agents/rankExt.test.ts);
+    // a prefix query stays on bm25()
     const { sql } = statementsOf(q, 10);
-    const ranked = sql.filter((s) => /\bbm25\(/.test(s));
+    const ranked = sql.filter((s) => /\b(?:lookback_)?bm25\(/.test(s));
+    // (the relaxed leg's stems are prefix queries: bm25()).
+    for (const s of ranked)
+      expect(s).toMatch(
+        /MATCH '[^']*\*/.test(s) ? /[^_]bm25\(messages_fts\)/ : /lookback_bm25\(messages_fts\)/,
+      );
+    expect(ranked.some((s) => s.includes('lookback_bm25('))).toBe(!q.includes('*'));
     const legs = new Set(ranked.map((s) => /MATCH ('(?:[^']|'')*')/.exec(s)?.[1]));
     expect(ranked.length, ranked.join('\n')).toBeGreaterThanOrEqual(1);
     expect(ranked.length, ranked.join('\n')).toBe(legs.size);

@@ -1,0 +1,64 @@
+/**
+ * lookback's own FTS5 ranking function, `lookback_bm25()` (native/rank.c, built at
+ * install from binding.gyp): bm25() computed the same way, but each phrase's
+ * document count is read from the index's `term_df` table instead of walking the
+ * phrase's whole doclist on every search (the larger half of a ranked search over a
+ * million messages). When the extension was not built or does not load, search
+ * ranks with bm25() and says nothing: the order is the same, only slower.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
+
+const FILE = 'build/Release/lookback_rank.node';
+
+/** The built extension: beside dist/ (installed) or two levels up (sources under test). */
+export function findRankExtension(base: string = import.meta.url): string | null {
+  // LOOKBACK_RANK_EXT=off (or a path) is for tests and for measuring bm25() against it.
+  const env = process.env.LOOKBACK_RANK_EXT;
+  if (env === 'off') return null;
+  if (env) return env;
+  for (const rel of [`../${FILE}`, `../../${FILE}`]) {
+    const p = fileURLToPath(new URL(rel, base));
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+const loaded = new WeakMap<Database.Database, boolean>();
+
+/** Loads the extension into `db` once; false (and bm25() from then on) when it cannot. */
+export function hasRankExtension(db: Database.Database): boolean {
+  let ok = loaded.get(db);
+  if (ok === undefined) {
+    const file = findRankExtension();
+    ok = false;
+    if (file) {
+      try {
+        // SQLite finds sqlite3_lookbackrank_init from the file's name.
+        db.loadExtension(file);
+        ok = true;
+      } catch {
+        // A missing library, another platform's build, an older SQLite: bm25() serves.
+      }
+    }
+    loaded.set(db, ok);
+  }
+  return ok;
+}
+
+/**
+ * The ranking function for one search: lookback_bm25() over the word index when the
+ * extension is loaded, bm25() otherwise. Prefix (`*`), initial-token (`^`) and
+ * column-filter (`:`) queries stay on bm25(): the extension cannot tell a prefix
+ * token from a word, and a column filter changes a phrase's count. The trigram
+ * table keeps bm25() (term_df holds words, not trigrams).
+ */
+export function rankFunction(
+  db: Database.Database,
+  table: 'messages_fts' | 'messages_fts_trigram',
+  match: string,
+): 'bm25' | 'lookback_bm25' {
+  if (table !== 'messages_fts' || /[*^:]/.test(match)) return 'bm25';
+  return hasRankExtension(db) ? 'lookback_bm25' : 'bm25';
+}
