@@ -11,11 +11,14 @@
 **   - a phrase of several words in a query of several phrases: its rarest word's
 **     count is only an upper bound of the phrase's, and would change how phrases
 **     weigh against each other, so the order could differ from bm25()'s.
-** A phrase of several words that is the query's only phrase takes its rarest
-** word's count: with one phrase the IDF is one positive factor of every score,
-** so the order is bm25()'s whatever the count.
-** The caller keeps prefix (`*`), initial-token (`^`) and column-filter queries on
-** bm25(): xQueryToken does not say whether a token is a prefix.
+** (In a query of several phrases; a query of one phrase is never counted, below.)
+** A query of one phrase is never walked: with one phrase the IDF is one positive
+** factor of every score, so the order is bm25()'s whatever the count. It takes
+** its rarest word's count when term_df has every word, else an IDF of 1 (a word
+** term_df lacks, a prefix, a trigram table's tokens).
+** The caller sends a query of several phrases here only when it has no prefix
+** (`*`), initial-token (`^`) or column filter and is over the word index:
+** xQueryToken does not say whether a token is a prefix, and term_df holds words.
 ** lookback_rank_counts() returns what this connection did, for tests that count
 ** rather than time: rows scored, phrase counts read from term_df, counted live.
 */
@@ -29,6 +32,7 @@ struct RankConn {
   sqlite3_int64 nScored;   /* rows scored */
   sqlite3_int64 nTable;    /* phrase counts taken from term_df */
   sqlite3_int64 nLive;     /* phrase counts walked live */
+  sqlite3_int64 nFixed;    /* a query's only phrase, not counted at all */
 };
 
 typedef struct RankData RankData;
@@ -101,6 +105,12 @@ static int rankGetData(
       if( rc!=SQLITE_OK ) break;
       if( known ){
         pConn->nTable++;
+      }else if( nPhrase==1 ){
+        /* The query's only phrase, with a word term_df lacks (or a prefix, or a
+        ** trigram table): any positive IDF gives bm25()'s order, so none is walked. */
+        p->aIDF[i] = 1.0;
+        pConn->nFixed++;
+        continue;
       }else{
         nHit = 0;
         rc = pApi->xQueryPhrase(pFts, i, (void*)&nHit, countCb);
@@ -178,8 +188,8 @@ static void countsFunction(sqlite3_context *pCtx, int nVal, sqlite3_value **apVa
   RankConn *p = (RankConn*)sqlite3_user_data(pCtx);
   char *z;
   (void)nVal; (void)apVal;
-  z = sqlite3_mprintf("{\"scored\":%lld,\"table\":%lld,\"live\":%lld}",
-                      p->nScored, p->nTable, p->nLive);
+  z = sqlite3_mprintf("{\"scored\":%lld,\"table\":%lld,\"live\":%lld,\"fixed\":%lld}",
+                      p->nScored, p->nTable, p->nLive, p->nFixed);
   if( z==0 ){ sqlite3_result_error_nomem(pCtx); return; }
   sqlite3_result_text(pCtx, z, -1, sqlite3_free);
 }

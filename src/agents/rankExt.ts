@@ -47,18 +47,23 @@ export function hasRankExtension(db: Database.Database): boolean {
   return ok;
 }
 
+/** One bare word or one quoted phrase, perhaps a prefix: FTS5 sees a single phrase. */
+const ONE_PHRASE = /^(?:"(?:[^"]|"")*"|[\p{L}\p{N}_]+)\*?$/u;
+
 /**
- * The ranking function for one search: lookback_bm25() over the word index when the
- * extension is loaded, bm25() otherwise. Prefix (`*`), initial-token (`^`) and
- * column-filter (`:`) queries stay on bm25(): the extension cannot tell a prefix
- * token from a word, and a column filter changes a phrase's count. The trigram
- * table keeps bm25() (term_df holds words, not trigrams).
+ * The ranking function for one search: lookback_bm25() when the extension is
+ * loaded, bm25() otherwise. A query of one phrase always can (its count changes no
+ * order; native/rank.c walks nothing for it), on either table. A query of several
+ * phrases only over the word index and without a prefix (`*`), initial token (`^`)
+ * or column filter (`:`): the extension cannot tell a prefix token from a word, a
+ * column filter changes a phrase's count, and term_df holds words, not trigrams.
  */
 export function rankFunction(
   db: Database.Database,
   table: 'messages_fts' | 'messages_fts_trigram',
   match: string,
 ): 'bm25' | 'lookback_bm25' {
-  if (table !== 'messages_fts' || /[*^:]/.test(match)) return 'bm25';
+  const single = ONE_PHRASE.test(match.trim());
+  if (!single && (table !== 'messages_fts' || /[*^:]/.test(match))) return 'bm25';
   return hasRankExtension(db) ? 'lookback_bm25' : 'bm25';
 }

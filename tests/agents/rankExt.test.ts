@@ -48,11 +48,14 @@ afterEach(() => {
 });
 
 type Scored = { rowid: number; s: number };
-function ranked(db: Database.Database, fn: string, match: string): Scored[] {
+function ranked(
+  db: Database.Database,
+  fn: string,
+  match: string,
+  t: 'messages_fts' | 'messages_fts_trigram' = 'messages_fts',
+): Scored[] {
   const rows = db
-    .prepare(
-      `SELECT rowid, ${fn}(messages_fts) AS s FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC`,
-    )
+    .prepare(`SELECT rowid, ${fn}(${t}) AS s FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid DESC`)
     .all(match) as Scored[];
   // The order rankedPool (src/agents/queries.ts) sorts in: best score, then newest.
   return rows.sort((a, b) => a.s - b.s || b.rowid - a.rowid);
@@ -62,6 +65,7 @@ const counts = (db: Database.Database) =>
     scored: number;
     table: number;
     live: number;
+    fixed: number;
   };
 
 // [query, phrases counted live]: a phrase of several words among other phrases is walked.
@@ -83,10 +87,15 @@ it('finds the built extension and ranks word queries with it', () => {
   try {
     expect(hasRankExtension(db)).toBe(true);
     expect(rankFunction(db, 'messages_fts', 'pgbouncer timeout')).toBe('lookback_bm25');
-    // A prefix, an initial token or a column filter, and the trigram table: bm25().
-    for (const m of ['deploy*', '^deploy', 'text: deploy'])
+    // One phrase needs no count, prefix or trigram alike.
+    for (const m of ['deploy*', '"connection pool"', '"pool"*'])
+      expect(rankFunction(db, 'messages_fts', m)).toBe('lookback_bm25');
+    expect(rankFunction(db, 'messages_fts_trigram', '"连接池超时"')).toBe('lookback_bm25');
+    // Several phrases with a prefix, an initial token or a column filter, or over
+    // the trigram table: bm25().
+    for (const m of ['deploy* OR cache', '^deploy', 'text: deploy', '"pgbounc"* OR "timeout"*'])
       expect(rankFunction(db, 'messages_fts', m)).toBe('bm25');
-    expect(rankFunction(db, 'messages_fts_trigram', '"连接池"')).toBe('bm25');
+    expect(rankFunction(db, 'messages_fts_trigram', '"连接池超时" OR "缓存失效"')).toBe('bm25');
   } finally {
     db.close();
   }
@@ -117,6 +126,28 @@ it.each(QUERIES)(
     }
   },
 );
+
+// [query, table, [live, table, fixed]]: a lone prefix takes its word's count as the
+// factor (any positive one keeps the order); trigrams take 1; no match, no count.
+it.each([
+  ['deploy*', 'messages_fts', [0, 1, 0]],
+  ['"zzznotaword"', 'messages_fts', [0, 0, 0]],
+  ['"连接池超时"', 'messages_fts_trigram', [0, 0, 1]],
+] as const)("%s (one phrase, %s): bm25()'s order, nothing walked", (q, t, want) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    expect(hasRankExtension(db)).toBe(true);
+    const a = ranked(db, 'bm25', q, t);
+    const c0 = counts(db);
+    const b = ranked(db, 'lookback_bm25', q, t);
+    const c1 = counts(db);
+    if (!q.includes('zzz')) expect(a.length).toBeGreaterThan(5);
+    expect(b.map((r) => r.rowid)).toEqual(a.map((r) => r.rowid));
+    expect([c1.live - c0.live, c1.table - c0.table, c1.fixed - c0.fixed]).toEqual(want);
+  } finally {
+    db.close();
+  }
+});
 
 it('fills term_df at the first build with fts5vocab counts, refills only after growth', () => {
   const { db } = openIndex(file);

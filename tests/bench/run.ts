@@ -15,6 +15,7 @@ import { discover } from '../../src/store/search.js';
 import { scroll } from '../../src/store/recall.js';
 import { routeQuery } from '../../src/store/query.js';
 import { benchAgents } from './agents.js';
+import { benchRank } from './rankAb.js';
 import { benchApp } from './app.js';
 import { benchMcp } from './mcp.js';
 import { benchOpencodeEvents } from './opencodeEvents.js';
@@ -198,6 +199,8 @@ if (['first', 'keys', 'memory'].some((s) => ONLY.has(s)))
 
 // Other agents' histories: LOOKBACK_BENCH_ONLY=agents (a million generated messages by default).
 if (ONLY.has('agents')) benchAgents(ROOT, BENCH_DIR, RUNS);
+// bm25() against lookback_bm25() on that index, interleaved (LOOKBACK_BENCH_ONLY=rank; not in the default set).
+if (ONLY.has('rank')) benchRank(BENCH_DIR, RUNS);
 // opencode 2.x: indexing cost beside an event table ten times larger (LOOKBACK_BENCH_ONLY=opencode).
 if (ONLY.has('opencode')) benchOpencodeEvents(BENCH_DIR);
 
