@@ -15,7 +15,6 @@ import { appBundlePlugin, cliBundlePlugin } from './appBundle.mjs';
 import { INK_PATCHES, inkPatchPlugin } from './inkPatches.mjs';
 import { LAZY_BUILTINS, lazyBuiltinsPlugin } from './lazyBuiltins.mjs';
 import { meowPatchPlugin } from './meowPatch.mjs';
-import { SEGMENTER_FILES, segmenterPatchPlugin } from './segmenterPatch.mjs';
 import { sqliteBundlePlugin } from './sqliteBundle.mjs';
 import { widthPatchPlugin } from './widthPatch.mjs';
 import { yogaPatchPlugin } from './yogaPatch.mjs';
@@ -68,13 +67,7 @@ const withSqlite = common.external.filter((name) => name !== 'better-sqlite3');
 const app = await commonJs(
   'app',
   'src/tui/run.tsx',
-  [
-    appBundlePlugin(),
-    inkPatchPlugin(),
-    widthPatchPlugin(),
-    segmenterPatchPlugin(),
-    sqliteBundlePlugin(),
-  ],
+  [appBundlePlugin(), inkPatchPlugin(), widthPatchPlugin(), sqliteBundlePlugin()],
   withSqlite,
 );
 const cli = await commonJs(
@@ -85,7 +78,6 @@ const cli = await commonJs(
     cliBundlePlugin(),
     meowPatchPlugin(),
     widthPatchPlugin(),
-    segmenterPatchPlugin(),
     sqliteBundlePlugin(),
   ],
   withSqlite,
@@ -145,13 +137,7 @@ const result = await build({
     // Bundled CommonJS dependencies call require(); give them one in ESM.
     js: "import { createRequire as __lookbackCreateRequire } from 'node:module'; const require = __lookbackCreateRequire(import.meta.url);",
   },
-  plugins: [
-    inkPatchPlugin(),
-    meowPatchPlugin(),
-    widthPatchPlugin(),
-    segmenterPatchPlugin(),
-    yogaPatchPlugin(),
-  ],
+  plugins: [inkPatchPlugin(), meowPatchPlugin(), widthPatchPlugin(), yogaPatchPlugin()],
 });
 // A patch whose file the bundle no longer includes would be skipped without a word.
 const inputs = [
@@ -172,15 +158,6 @@ if (
   )
 )
   throw new Error("scripts/yogaPatch.mjs: yoga-layout's wasm loader is not in the bundle any more");
-// scripts/segmenterPatch.mjs: each patched file still in the app, and no Intl.Segmenter made
-// at load there any more but src/text/segmenter.ts's own, made on first use.
-for (const file of SEGMENTER_FILES)
-  if (!appInputs.some((i) => file.test(`/${i}`)))
-    throw new Error(`scripts/segmenterPatch.mjs: ${file} is not in the app bundle any more`);
-if (readFileSync('dist/app.cjs', 'utf8').split('new Intl.Segmenter(').length !== 2)
-  throw new Error(
-    'dist/app.cjs makes an Intl.Segmenter besides src/text/segmenter.ts: see scripts/segmenterPatch.mjs',
-  );
 // Code compiled through the code cache cannot import() on Node 20 (src/tui/codeCache.ts):
 // a dynamic import left in a CommonJS bundle would fail only when its path runs.
 for (const file of ['dist/app.cjs', 'dist/cli.cjs'])

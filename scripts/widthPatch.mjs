@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { patchSegmenterSource } from './segmenterPatch.mjs';
 
 // string-width 8 measures any string with a character outside printable ASCII
 // by running Intl.Segmenter over all of it and testing each grapheme against
@@ -159,8 +158,7 @@ export function widthPatchPlugin() {
         const source = await readFile(path, 'utf8');
         // wrap-ansi's nested string-width 7 is another function: left as it is.
         if (!source.includes('Fast path: printable ASCII')) return undefined;
-        // Its Intl.Segmenter made on first use too (scripts/segmenterPatch.mjs).
-        return { contents: patchSegmenterSource(patchWidthSource(source), path), loader: 'js' };
+        return { contents: patchWidthSource(source), loader: 'js' };
       });
     },
   };

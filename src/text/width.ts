@@ -1,6 +1,5 @@
 import stringWidth from 'string-width';
 import { GRAPHEME_MEMO_LIMIT, REGION_HARD_MAX, REGION_SOFT_MAX } from '../budgets.js';
-import { lookbackSegmenter } from './segmenter.js';
 
 /**
  * Width-aware layout over display columns, never splitting a grapheme.
@@ -25,8 +24,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const LIKELY_EXTENDER =
   /^[\p{Grapheme_Extend}\p{Mc}\u200d\p{Emoji_Modifier}\p{Regional_Indicator}\u{e0020}-\u{e007f}]/u;
 
-// Made on first use, and skipped for one-code-point graphemes (src/text/segmenter.ts).
-const segmenter = lookbackSegmenter();
+const segmenter = new Intl.Segmenter();
 
 function isPrepend(c: number): boolean {
   return (
