@@ -17,6 +17,7 @@ import { LAZY_KEY } from './cli/lazyKey.js';
 import { runKind } from './cli/subcommands.js';
 import { codeCacheFile, requireWithCodeCache, type CachedModule } from './tui/codeCache.js';
 import { restoreStartFlags } from './tui/memory.js';
+import { startMark, writeStartMarks } from './cli/startMarks.js';
 
 /** dist/cli.cjs's content hash, defined by scripts/build.mjs (absent from source). */
 declare const __LOOKBACK_CLI_HASH__: string | undefined;
@@ -25,6 +26,7 @@ type Cli = { main(): Promise<boolean> };
 type Lazy = typeof import('./cli/lazy.js');
 
 async function run(): Promise<void> {
+  startMark('bin: started');
   // scripts/build.mjs keeps these two import()s as they are: ./lazy.js and ./lazy-app.js beside this file.
   const parts = (): Promise<Lazy> => import('./cli/lazy.js');
   (globalThis as Record<symbol, unknown>)[Symbol.for(LAZY_KEY)] = {
@@ -42,7 +44,11 @@ async function run(): Promise<void> {
   const gcAtStart = typeof (globalThis as { gc?: unknown }).gc === 'function';
   const cache = codeCacheFile(`cli-${runKind(process.argv.slice(2))}`, hash);
   const cli: CachedModule<Cli> = requireWithCodeCache<Cli>(file, cache);
+  startMark(`cli.cjs loaded (code cache: ${cli.cache})`);
   const ok = await cli.exports.main();
+  startMark('cli: answered');
+  // A command's steps at exit (the app wrote its own at the first frame).
+  process.once('exit', writeStartMarks);
   if (!ok || cli.cache !== 'none') return;
   // At exit: every function the run compiled is in, under the flags the next start has.
   process.once('exit', () => {

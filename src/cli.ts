@@ -7,6 +7,7 @@ import meow from 'meow';
 import { inertJson, runCommand, UsageError } from './cli/commands.js';
 import { subcommandHelp } from './cli/helpTexts.js';
 import pkg from '../package.json' with { type: 'json' };
+import { startMark } from './cli/startMarks.js';
 
 const HELP = `
   Usage
@@ -146,6 +147,7 @@ function checkFlags(flags: Record<string, unknown>): void {
  * dist/cli.cjs is CommonJS.
  */
 export async function main(): Promise<boolean> {
+  startMark('cli: main');
   const json = cli.flags.json;
   try {
     if (cli.flags.help) {

@@ -38,6 +38,7 @@ import {
   terminalModes,
 } from './terminal.js';
 import { SUSPEND_AFTER_MS } from '../budgets.js';
+import { startMark, writeStartMarks } from '../cli/startMarks.js';
 
 /**
  * Ink's options (`npm run bench` renders with the same). maxFps: ink throttles
@@ -90,6 +91,7 @@ function embedderOf(flag: string | undefined, env: NodeJS.ProcessEnv): string | 
 }
 
 export async function runApp(flags: Flags): Promise<number> {
+  startMark('run: runApp');
   const agents = appAgents(flags.agent, process.env);
   if (typeof agents === 'string') {
     process.stderr.write(`lookback: ${agents}\n`);
@@ -100,6 +102,7 @@ export async function runApp(flags: Flags): Promise<number> {
   let store: Store;
   try {
     store = Store.open(where.path, { profile: where.profile });
+    startMark('run: store opened');
   } catch (err) {
     // Before anything is drawn: one line on stderr.
     process.stderr.write(`${errorLine(err)}\n`);
@@ -229,6 +232,7 @@ export async function runApp(flags: Flags): Promise<number> {
           SUSPEND_AFTER_MS,
         ),
     });
+    startMark('run: controller created');
     uninstall = onAbnormalExit((reason) => {
       const code = exitCodeFor(reason);
       finish(code, reason.kind === 'error' ? reason.error : undefined);
@@ -238,6 +242,7 @@ export async function runApp(flags: Flags): Promise<number> {
     let drawn = false;
     try {
       controller.start();
+      startMark('run: first page of Recent read');
       modes.enter();
       instance = render(<App controller={controller} />, {
         stdout: out,
@@ -245,12 +250,17 @@ export async function runApp(flags: Flags): Promise<number> {
         ...RENDER_OPTIONS,
         onRender: () => {
           // After the first frame: the start keeps V8's default heap sizing.
-          if (!drawn) leanHeap();
+          if (!drawn) {
+            leanHeap();
+            startMark('run: first frame drawn');
+            writeStartMarks();
+          }
           drawn = true;
           collector.activity();
           controller.frameDrawn();
         },
       });
+      startMark('run: render() returned');
     } catch (err) {
       finish(1, err);
     }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { StartOptions } from './options.js';
 import { codeCacheFile, requireWithCodeCache, type CacheFile } from './codeCache.js';
 import { restoreStartFlags } from './memory.js';
+import { startMark } from '../cli/startMarks.js';
 
 /** The app bundle's content hash, defined by scripts/build.mjs (absent when running from source). */
 declare const __LOOKBACK_APP_HASH__: string | undefined;
@@ -58,6 +59,7 @@ type RunModule = typeof import('./run.js');
 
 /** The interactive app (the CLI imports this lazily, so subcommands never load React or Ink). */
 export async function startApp(flags: StartOptions): Promise<number> {
+  startMark('app: start.ts loaded');
   // Before ink (and chalk) load: they read the environment once.
   colourEnv(process.env, process.stdout.isTTY === true || process.stderr.isTTY === true);
   const bundle = findAppBundle();
@@ -70,7 +72,9 @@ export async function startApp(flags: StartOptions): Promise<number> {
   (globalThis as Record<symbol, unknown>)[Symbol.for(YOGA_KEY)] = (
     await import('yoga-layout')
   ).default;
+  startMark('app: yoga loaded');
   const app = requireWithCodeCache<RunModule>(bundle.file, bundle.cache);
+  startMark(`app.cjs loaded (code cache: ${app.cache})`);
   const code = await app.exports.runApp(flags);
   // At a clean exit: the cache then holds every function the session compiled. A run
   // that stopped early (no store, no terminal) would leave a cache of almost nothing,
