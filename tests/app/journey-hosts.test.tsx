@@ -22,6 +22,7 @@ import { lookback } from '../helpers/cli.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { chownHome, startSshd, type Sshd } from '../helpers/sshd.js';
 import { KEY, makeStore, startHarness, WIDE, type Harness } from './harness.js';
+import { pasteOpensMessage } from './paste.js';
 
 const SID = '20261105_001544_6b3de4'; // "Cron Scheduler notes" in hermes-v30.db
 const WORDS = 'zanzibar ferry timetable for the cron window';
@@ -168,6 +169,32 @@ describe('another machine in the app', () => {
       await h.close();
     }
   }, 30_000);
+
+  it('each form Y offers for a remote message, pasted into the search line, opens that message', async () => {
+    const h = await start();
+    try {
+      await h.press('/');
+      await h.type('zanzibar ferry');
+      await h.waitFor(() => h.state().results.items.length > 0, 'the remote hit');
+      await h.press(KEY.enter);
+      await h.waitFor(() => h.frame().includes(WORDS), 'the remote message');
+      const id = h.state().view!.win.anchorId;
+      await h.press('Y');
+      await h.waitFor(() => h.frame().includes('message quoted with citation'), 'the copy menu');
+      const menu = h.state().overlay;
+      const forms = menu?.kind === 'copy' ? menu.options : [];
+      expect(forms.map((o) => o.form)).toEqual(['link', 'scroll', 'command', 'quote', 'window']);
+      await h.press(KEY.esc);
+      // The link names the conversation (it opens at its latest messages); the others the message.
+      for (const o of forms.filter((f) => f.form !== 'link' && f.form !== 'window'))
+        await pasteOpensMessage(h, o.text, id!);
+      expect(forms.find((f) => f.form === 'command')!.text).toBe(
+        `lookback scroll --host remote-box ${SID} ${mid}`,
+      );
+    } finally {
+      await h.close();
+    }
+  }, 40_000);
 
   it('a pasted link naming the host opens that machine’s conversation from the mirror', async () => {
     const h = await start();
