@@ -1,0 +1,83 @@
+/**
+ * The app's id ranges at their edge (src/ids/app.ts), over a real index of the
+ * agents' sample histories: a conversation whose index row is the last one this
+ * machine's range can number opens at its messages with ids that read back to
+ * it; one row past it is refused in one line (opening it, a search that hits it),
+ * never numbered into a synced host's range, where it would read as another
+ * machine's conversation.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexReader } from '../../src/agents/appReads.js';
+import { openIndex } from '../../src/agents/indexDb.js';
+import { indexAll } from '../../src/agents/indexer.js';
+import { AGENTS } from '../../src/agents/model.js';
+import { AgentSource } from '../../src/app/data/agentSource.js';
+import { IdRangeError, MAX_LOCAL_CONV_ID, splitAgentMessageId } from '../../src/ids/app.js';
+import { buildHome, IDS } from '../agents/samples.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+let indexFile: string;
+let agents: AgentSource;
+
+/** Moves a conversation to index row `id`, as a long-lived index's rows grow. */
+function moveRow(nativeId: string, id: number): void {
+  const db = new Database(indexFile);
+  try {
+    db.transaction(() => {
+      const { id: old } = db
+        .prepare('SELECT id FROM conversations WHERE native_id = ?')
+        .get(nativeId) as { id: number };
+      db.prepare('UPDATE conversations SET id = ? WHERE id = ?').run(id, old);
+      db.prepare('UPDATE messages SET conv_id = ? WHERE conv_id = ?').run(id, old);
+      db.prepare('UPDATE files SET conv_id = ? WHERE conv_id = ?').run(id, old);
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  const dir = tempDir();
+  const home = join(dir, 'home');
+  buildHome(home);
+  indexFile = join(dir, 'agents.db');
+  const { db } = openIndex(indexFile);
+  try {
+    indexAll(db, {
+      env: { HOME: home, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' },
+      agents: [...AGENTS],
+    });
+  } finally {
+    db.close();
+  }
+  moveRow(IDS.claude, MAX_LOCAL_CONV_ID - 1);
+  moveRow(IDS.codex, MAX_LOCAL_CONV_ID);
+  agents = new AgentSource(new IndexReader(indexFile, [...AGENTS]));
+});
+
+afterAll(() => agents?.close());
+
+describe("this machine's agents' id range at its edge", () => {
+  it('the last row it can number opens, its ids reading back to it', () => {
+    const opened = agents.openTail(`claude:${IDS.claude}`)!;
+    const ids = opened.window.items.flatMap((i) => (i.kind === 'message' ? [i.msg.id] : []));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      expect(Number.isSafeInteger(id)).toBe(true);
+      expect(splitAgentMessageId(id)).toMatchObject({ convId: MAX_LOCAL_CONV_ID - 1, slot: 0 });
+      expect(agents.holds(id)).toBe(true);
+    }
+  });
+
+  it('one row past it is refused in one line, opened or hit by a search; still listed in Recent', () => {
+    const line =
+      /^conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll$/;
+    expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(IdRangeError);
+    expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(line);
+    expect(() => agents.search('sliding window', 'relevance', [], 50, ['codex'])).toThrow(line);
+    // Recent rows carry no message ids: the conversation is listed, with its title.
+    expect(agents.recent(50, true).some((r) => r.sessionId === `codex:${IDS.codex}`)).toBe(true);
+  });
+});
