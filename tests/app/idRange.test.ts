@@ -10,12 +10,10 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexReader } from '../../src/agents/appReads.js';
-import { openIndex } from '../../src/agents/indexDb.js';
-import { indexAll } from '../../src/agents/indexer.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
 import { IdRangeError, MAX_LOCAL_CONV_ID, splitAgentMessageId } from '../../src/ids/app.js';
-import { buildHome, IDS } from '../agents/samples.js';
+import { IDS, indexSamples } from '../agents/samples.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 let indexFile: string;
@@ -40,18 +38,8 @@ function moveRow(nativeId: string, id: number): void {
 
 beforeAll(() => {
   const dir = tempDir();
-  const home = join(dir, 'home');
-  buildHome(home);
   indexFile = join(dir, 'agents.db');
-  const { db } = openIndex(indexFile);
-  try {
-    indexAll(db, {
-      env: { HOME: home, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' },
-      agents: [...AGENTS],
-    });
-  } finally {
-    db.close();
-  }
+  indexSamples(join(dir, 'home'), indexFile);
   moveRow(IDS.claude, MAX_LOCAL_CONV_ID - 1);
   moveRow(IDS.codex, MAX_LOCAL_CONV_ID);
   agents = new AgentSource(new IndexReader(indexFile, [...AGENTS]));

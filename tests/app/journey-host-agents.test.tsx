@@ -22,7 +22,7 @@ import { lookback } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { chownHome, startSshd, type Sshd } from '../helpers/sshd.js';
 import { KEY, makeStore, startHarness, WIDE, type Harness } from './harness.js';
-import { pasteJump, pasteOpensMessage } from './paste.js';
+import { copyForms, pasteJump, pasteOpensMessage } from './paste.js';
 
 let sshd: Sshd;
 let env: Record<string, string>;
@@ -200,12 +200,8 @@ describe("another machine's agents in the app", () => {
     try {
       await openGatewayHit(h);
       const id = h.state().view!.win.anchorId!;
-      await h.press('Y');
-      await h.waitFor(() => h.frame().includes('lookback scroll command'), 'the copy menu');
-      const menu = h.state().overlay;
-      const forms = menu?.kind === 'copy' ? menu.options : [];
+      const forms = await copyForms(h, 'lookback scroll command');
       expect(forms.map((o) => o.form)).toEqual(['scroll', 'command', 'quote', 'window', 'resume']);
-      await h.press(KEY.esc);
       for (const o of forms.filter((f) => f.form !== 'resume'))
         await pasteOpensMessage(h, o.text, id);
       const resume = forms.find((f) => f.form === 'resume')!.text;

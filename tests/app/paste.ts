@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { focusedMessage } from '../../src/app/geometry/window.js';
-import type { ResultItem } from '../../src/app/model.js';
+import type { CopyOption, ResultItem } from '../../src/app/model.js';
 import { KEY, type Harness } from './harness.js';
 
 const short = (text: string): string => JSON.stringify(text.slice(0, 60));
@@ -34,4 +34,13 @@ export async function pasteOpensMessage(
     () => h.state().pane === 'messages' && focusedMessage(h.state().view!.win)?.id === messageId,
     `opened at the message for ${short(text)}`,
   );
+}
+
+/** The options `Y` offers for what is focused (the menu shown, then closed), waiting for `label` in the menu. */
+export async function copyForms(h: Harness, label: string): Promise<CopyOption[]> {
+  await h.press('Y');
+  await h.waitFor(() => h.frame().includes(label), 'the copy menu');
+  const menu = h.state().overlay;
+  await h.press(KEY.esc);
+  return menu?.kind === 'copy' ? menu.options : [];
 }
