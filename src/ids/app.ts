@@ -167,7 +167,11 @@ export const MAX_LOCAL_CONV_ID = (HOST_AGENT_BASE - AGENT_BASE) / ORDINAL_SPAN;
 /** A conversation's messages (ordinals 0..) stay below this. */
 export const MAX_ORDINAL = ORDINAL_SPAN;
 
-/** An index row past the app's id range: refused in one line, never numbered into another's range. */
+/**
+ * An index row past the app's id range: refused in one line, never numbered
+ * into another's range. A list over several sources leaves that source out
+ * with the line and keeps the others (src/app/data/lists.ts).
+ */
 export class IdRangeError extends RangeError {}
 
 /**

@@ -14,10 +14,14 @@ import { AGENTS } from '../../src/agents/model.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
 import { IdRangeError, MAX_LOCAL_CONV_ID, splitAgentMessageId } from '../../src/ids/app.js';
 import { IDS, indexSamples } from '../agents/samples.js';
-import { tempDir } from '../helpers/fixtures.js';
+import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
+import { answerQuery, type QueryResponse } from '../../src/app/data/queries.js';
+import { Store } from '../../src/store/store.js';
+import { copyFileSync } from 'node:fs';
 
 let indexFile: string;
 let agents: AgentSource;
+let store: Store;
 
 /** Moves a conversation to index row `id`, as a long-lived index's rows grow. */
 function moveRow(nativeId: string, id: number): void {
@@ -42,10 +46,16 @@ beforeAll(() => {
   indexSamples(join(dir, 'home'), indexFile);
   moveRow(IDS.claude, MAX_LOCAL_CONV_ID - 1);
   moveRow(IDS.codex, MAX_LOCAL_CONV_ID);
+  const path = join(dir, 'state.db');
+  copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), path);
+  store = Store.open(path, { profile: 'default' });
   agents = new AgentSource(new IndexReader(indexFile, [...AGENTS]));
 });
 
-afterAll(() => agents?.close());
+afterAll(() => {
+  agents?.close();
+  store?.close();
+});
 
 describe("this machine's agents' id range at its edge", () => {
   it('the last row it can number opens, its ids reading back to it', () => {
@@ -65,6 +75,31 @@ describe("this machine's agents' id range at its edge", () => {
     expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(IdRangeError);
     expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(line);
     expect(() => agents.search('sliding window', 'relevance', [], 50, ['codex'])).toThrow(line);
+    // In the app's search over this store and the index, the index is left out in that line; the store still answers.
+    const out: QueryResponse[] = [];
+    answerQuery(
+      store,
+      {
+        kind: 'search',
+        generation: 1,
+        query: 'the',
+        sort: 'relevance',
+        roles: ['user', 'assistant'],
+        limit: 50,
+      },
+      (r) => out.push(r),
+      agents,
+      null,
+    );
+    const answer = out.find((r) => r.kind === 'search');
+    expect(answer?.kind === 'search' && answer.items.length).toBeGreaterThan(0);
+    expect(
+      answer?.kind === 'search' &&
+        answer.items.every((i) => i.agent === undefined || i.agent === 'hermes'),
+    ).toBe(true);
+    expect(answer?.kind === 'search' && answer.refused?.join('; ')).toMatch(
+      /conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll; left out$/,
+    );
     // Recent rows carry no message ids: the conversation is listed, with its title.
     expect(agents.recent(50, true).some((r) => r.sessionId === `codex:${IDS.codex}`)).toBe(true);
   });
