@@ -5,7 +5,8 @@
  */
 import meow from 'meow';
 import { inertJson, runCommand, UsageError } from './cli/commands.js';
-import { subcommandHelp } from './cli/helpTexts.js';
+import { subcommandHelp, usageBlock } from './cli/helpTexts.js';
+import { SUBCOMMANDS } from './cli/subcommands.js';
 import pkg from '../package.json' with { type: 'json' };
 import { startMark } from './cli/startMarks.js';
 
@@ -13,32 +14,7 @@ const HELP = `
   Usage
     $ lookback [--db PATH | --profile NAME | --demo] [--here] [--print[=id|link|anchor]]
                                                                         the app
-    $ lookback recent [--limit N] [--all] [--all-profiles] [FILTERS] [--json]
-                                                                        recent conversations
-    $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
-                      [--roles user,assistant,tool,system] [--all]
-                      [--detail adaptive|full|compact] [--exclude ID,…]
-                      [--all-profiles] [FILTERS] [--json]               full-text search
-                      [--mode lexical|semantic|hybrid --embedder SPEC]  by meaning (opt-in)
-    $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--json]       messages around one
-    $ lookback read SESSION_ID [--json]                                 a whole session
-    $ lookback list [--limit N] [--cursor C] [--all] [FILTERS] [--json] conversations, a page at a time
-    $ lookback overview SESSION_ID [--json]                             one conversation's facts
-    $ lookback messages SESSION_ID [--from ID] [--to ID] [--from-index N] [--to-index N]
-                        [--roles LIST] [--limit N] [--max-chars N] [--cursor C] [--json]
-                                                                        its messages by range, paged
-    $ lookback profiles [--json]                                        profiles with a store
-    $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]  index other agents' histories
-    $ lookback sources [--json]                                         what was found, indexed, unreadable
-    $ lookback sync --host NAME|all [--json]                            read another machine's histories over ssh
-    $ lookback hosts [--json]                                           the machines synced, what each holds
-    $ lookback stats [--agent NAME] [--profile NAME] [--host NAME|all]
-                     [--since WHEN] [--before WHEN] [--cwd PREFIX] [--json]
-                                  activity, tokens and cost by day, agent, model
-    $ lookback mcp [--db PATH | --profile NAME | --demo] [--http [ADDR]]
-                                  recall tools for any agent (MCP on stdio, or
-                                  Streamable HTTP at ADDR, default 127.0.0.1:7337;
-                                  an address beyond loopback needs a bearer token)
+${usageBlock([...SUBCOMMANDS, 'mcp'])}
 
   SESSION_ID may be a link (@session:PROFILE/ID, read from that profile's
   store); read also takes a unique prefix of an id.
@@ -57,6 +33,8 @@ const HELP = `
                      anchors of other agents are their own ids:
                      lookback scroll --agent codex SID ANCHOR
     --source-dir AGENT=PATH   read AGENT's files from PATH (repeatable)
+    --http [ADDR]    mcp: Streamable HTTP at ADDR instead of stdio (default
+                     127.0.0.1:7337; an address beyond loopback needs a token)
     --host NAME|all  recent/search/scroll/read over a machine synced with
                      lookback sync --host NAME (an ssh destination, e.g. an alias
                      from ~/.ssh/config), or over every synced machine

@@ -12,19 +12,30 @@ import { MAX_ANCHOR_INPUT, MAX_PARSED_ANCHORS } from '../budgets.js';
 
 export type ParsedAnchor =
   | { kind: 'link'; profile: string; sessionId: string }
-  | { kind: 'scroll'; sessionId: string; messageId: number; window?: number; profile?: string }
+  | {
+      kind: 'scroll';
+      sessionId: string;
+      messageId: number;
+      window?: number;
+      profile?: string;
+      /** Another machine's store (`host="devbox"`, `lookback scroll --host devbox …`): its mirror. */
+      host?: string;
+    }
   | { kind: 'sessionId'; sessionId: string }
   | { kind: 'idPrefix'; prefix: string }
   /** Another agent's message: `lookback scroll --agent codex <session> <anchor>`, or its session_search call. */
-  | { kind: 'agentMessage'; agent: string; sessionId: string; anchor: string }
-  /** Another agent's conversation: its own resume command (`codex resume <id>`…). */
-  | { kind: 'agentSession'; agent: string; sessionId: string };
+  | { kind: 'agentMessage'; agent: string; sessionId: string; anchor: string; host?: string }
+  /** Another agent's conversation: its own resume command (`codex resume <id>`…; over `ssh -t HOST` for a synced host's). */
+  | { kind: 'agentSession'; agent: string; sessionId: string; host?: string };
 
 const SESSION_ID = /^\d{8}_\d{6}_[0-9a-f]{6,32}$/i;
 // A prefix of SESSION_ID that has at least its date and underscore.
 const SESSION_ID_PREFIX = /^\d{8}_(?:\d{0,5}|\d{6}(?:_[0-9a-f]{0,5})?)$/i;
 const LINK = /^@session:(?:([^/\s]+)\/)?(\S+)$/;
 const CALL = /^(?:[A-Za-z_][\w.]*\.)?session_search\s*\(([\s\S]*)\)\s*;?$/;
+/** A call inside other text (a quote's citation line): its arguments hold no bracket outside quotes. */
+const CALL_IN_TEXT =
+  /(?:^|[\s\x60·])session_search\s*\(((?:[^()"'\n]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')*)\)/g;
 const FENCE = '```';
 const FENCE_LANGUAGE = /^[\w-]*\n/;
 const QUOTES = new Set(['`', '"', "'"]);
@@ -34,15 +45,26 @@ const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KEY = /[A-Za-z_][A-Za-z0-9_]*/y;
 const BARE_VALUE = /[^\s,)}\]]+/y;
 
-// The other agents' forms. The scroll command may sit anywhere in the text (the
-// citation line of a quote, the heading of a copied window); ids may be JSON-quoted.
-const WORDISH = String.raw`("(?:[^"\\\n]|\\.)*"|[^\s"'\x60]+)`;
+// The lookback commands: the scroll command may sit anywhere in the text (the
+// citation line of a quote, the heading of a copied window); its words may be
+// JSON-quoted (ids in a citation) or single-quoted for a shell (src/text/shell.ts).
+const WORDISH = String.raw`("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s"'\x60]+)`;
+const SCROLL_AT = String.raw`(?:^|\s|\x60)lookback\s+scroll\s+`;
+/** `lookback scroll [--host H] --agent A SESSION ANCHOR`: another agent's message (on a synced host). */
 const AGENT_SCROLL = new RegExp(
-  String.raw`(?:^|\s|\x60)lookback\s+scroll\s+--agent\s+(${AGENTS.join('|')})\s+` +
+  SCROLL_AT +
+    String.raw`(?:--host\s+${WORDISH}\s+)?--agent\s+(${AGENTS.join('|')})\s+` +
     WORDISH +
     String.raw`\s+` +
     WORDISH,
 );
+/** `lookback scroll --host H [--profile P] SESSION MESSAGE`: a synced host's Hermes message. */
+const HOST_SCROLL = new RegExp(
+  SCROLL_AT +
+    String.raw`--host\s+${WORDISH}\s+(?:--profile\s+${WORDISH}\s+)?${WORDISH}\s+'?(\d+)'?(?=$|\s|\x60)`,
+);
+/** What R runs for a synced host's conversation, as `Y` shows it: `ssh … -- HOST '… exec <resume>'`. */
+const SSH_RESUME = /^ssh\s(?:.*\s)?--\s+(\S+)\s+'((?:[^']|'\\'')*)'$/;
 const AGENT_RESUME: readonly [string, RegExp][] = [
   ['claude', /^claude\s+(?:--resume|-r)\s+(\S+)$/],
   ['codex', /^codex\s+resume\s+(\S+)$/],
@@ -56,6 +78,7 @@ const AGENT_RESUME: readonly [string, RegExp][] = [
 ];
 
 function word(w: string): string {
+  if (w.length >= 2 && w.startsWith("'") && w.endsWith("'")) return w.slice(1, -1);
   if (!w.startsWith('"')) return w;
   try {
     const v: unknown = JSON.parse(w);
@@ -65,20 +88,55 @@ function word(w: string): string {
   }
 }
 
-/** The other agents' forms, found anywhere in a pasted block; null when there is none. */
-function agentAnchor(s: string): ParsedAnchor | null {
-  const m = AGENT_SCROLL.exec(s);
-  if (m) {
-    const sessionId = word(m[2] ?? '');
-    const anchor = word(m[3] ?? '');
-    if (sessionId && anchor) return { kind: 'agentMessage', agent: m[1]!, sessionId, anchor };
-  }
-  const line = s.trim();
+/** The resume command of an agent's conversation, or null. */
+function resumeAnchor(line: string, host?: string): ParsedAnchor | null {
   for (const [agent, re] of AGENT_RESUME) {
     const r = re.exec(line);
-    if (r && r[1]) return { kind: 'agentSession', agent, sessionId: word(r[1]) };
+    if (r && r[1])
+      return { kind: 'agentSession', agent, sessionId: word(r[1]), ...(host ? { host } : {}) };
   }
   return null;
+}
+
+/** The lookback and agents' commands, found anywhere in a pasted block; null when there is none. */
+function commandAnchor(s: string): ParsedAnchor | null {
+  const m = AGENT_SCROLL.exec(s);
+  if (m) {
+    const host = m[1] === undefined ? '' : word(m[1]);
+    const sessionId = word(m[3] ?? '');
+    const anchor = word(m[4] ?? '');
+    if (sessionId && anchor)
+      return {
+        kind: 'agentMessage',
+        agent: m[2]!,
+        sessionId,
+        anchor,
+        ...(host ? { host } : {}),
+      };
+  }
+  const h = HOST_SCROLL.exec(s);
+  if (h) {
+    const host = word(h[1] ?? '');
+    const profile = h[2] === undefined ? undefined : word(h[2]);
+    const sessionId = word(h[3] ?? '');
+    const messageId = toInteger(h[4]);
+    if (host && sessionId && !sessionId.startsWith('-') && messageId !== null)
+      return {
+        kind: 'scroll',
+        sessionId,
+        messageId,
+        host,
+        ...(profile !== undefined && PROFILE_NAME.test(profile) ? { profile } : {}),
+      };
+  }
+  const line = s.trim();
+  const ssh = SSH_RESUME.exec(line);
+  if (ssh) {
+    const script = ssh[2]!.replaceAll(`'\\''`, "'");
+    const exec = /(?:^|&&|;)\s*exec\s+(.+)$/.exec(script);
+    return exec ? resumeAnchor(exec[1]!.trim(), ssh[1]) : null;
+  }
+  return resumeAnchor(line);
 }
 
 type ArgValue = { quoted: boolean; value: string };
@@ -183,6 +241,7 @@ function fromFields(
   messageId: unknown,
   window: unknown,
   profile?: unknown,
+  host?: unknown,
 ): ParsedAnchor | null {
   if (typeof sessionId !== 'string' || sessionId === '') return null;
   if (messageId === undefined) return { kind: 'sessionId', sessionId };
@@ -193,6 +252,7 @@ function fromFields(
   if (w !== null) anchor.window = clampWindow(w);
   if (typeof profile === 'string' && PROFILE_NAME.test(profile.trim()))
     anchor.profile = profile.trim();
+  if (typeof host === 'string' && host.trim() !== '') anchor.host = host.trim();
   return anchor;
 }
 
@@ -204,19 +264,22 @@ function fromArgs(src: string): ParsedAnchor | null {
   if (args === null) return null;
   const field = (name: string): string | undefined => args.get(name)?.value;
   const agent = field('agent')?.trim().toLowerCase();
+  const host = field('host')?.trim();
+  const on = host ? { host } : {};
   if (agent !== undefined && agent !== 'hermes') {
     const sessionId = field('session_id');
     if (!OTHER_AGENTS.has(agent) || !sessionId) return null;
     const anchor = field('around_message_id');
     return anchor !== undefined && anchor.trim() !== ''
-      ? { kind: 'agentMessage', agent, sessionId, anchor }
-      : { kind: 'agentSession', agent, sessionId };
+      ? { kind: 'agentMessage', agent, sessionId, anchor, ...on }
+      : { kind: 'agentSession', agent, sessionId, ...on };
   }
   return fromFields(
     field('session_id'),
     field('around_message_id') ?? field('match_message_id'),
     field('window'),
     field('profile'),
+    host,
   );
 }
 
@@ -231,12 +294,18 @@ function fromJson(src: string): ParsedAnchor | null | undefined {
   if (Array.isArray(value)) value = value[0];
   if (typeof value !== 'object' || value === null) return null;
   const o = value as Record<string, unknown>;
-  return fromFields(o.session_id, o.around_message_id ?? o.match_message_id, o.window, o.profile);
+  return fromFields(
+    o.session_id,
+    o.around_message_id ?? o.match_message_id,
+    o.window,
+    o.profile,
+    o.host,
+  );
 }
 
 function parseOne(s: string): ParsedAnchor | null {
   if (s === '') return null;
-  const other = agentAnchor(s);
+  const other = commandAnchor(s);
   if (other) return other;
   const linked = LINK.exec(s);
   if (linked)
@@ -251,7 +320,15 @@ function parseOne(s: string): ParsedAnchor | null {
     // Python-ish dict or a JS object literal: same pairs, looser syntax.
     return s.startsWith('{') && s.endsWith('}') ? fromArgs(s.slice(1, -1)) : null;
   }
-  return s.includes('session_id') ? fromArgs(s) : null;
+  if (!s.includes('session_id')) return null;
+  return fromArgs(s) ?? lastCall(s);
+}
+
+/** The last call in a block (a quote cites its message last), or null. */
+function lastCall(s: string): ParsedAnchor | null {
+  let found: ParsedAnchor | null = null;
+  for (const m of s.matchAll(CALL_IN_TEXT)) found = fromArgs(m[1] ?? '') ?? found;
+  return found;
 }
 
 /**

@@ -16,10 +16,120 @@ const FILTERS = `    --after WHEN     on or after (2026-08-01, 7d, 24h, 2w, toda
 const AGENT = `    --agent NAME     hermes (the default), claude, codex, gemini, opencode,
                      praisonai, or all`;
 
+/**
+ * Each command's usage, the one source of both helps: its argument lines (after
+ * `lookback NAME`) and what it does (the global help's right column). The
+ * global help (src/cli.ts) lists them all; each subcommand's help opens with its own.
+ */
+const USAGE: Record<Subcommand | 'mcp', { args: readonly string[]; does: string }> = {
+  recent: {
+    args: ['[--limit N] [--all] [--all-profiles] [FILTERS] [--json]'],
+    does: 'recent conversations',
+  },
+  search: {
+    args: [
+      'QUERY [--limit N] [--sort relevance|newest|oldest]',
+      '[--roles user,assistant,tool,system] [--all]',
+      '[--detail adaptive|full|compact] [--exclude ID,…]',
+      '[--all-profiles] [FILTERS] [--json]',
+      '[--mode lexical|semantic|hybrid] [--embedder SPEC]',
+    ],
+    does: 'full-text search, or by meaning (opt-in)',
+  },
+  scroll: {
+    args: ['SESSION_ID MESSAGE_ID [--window N] [--agent NAME] [--host NAME] [--json]'],
+    does: 'messages around one',
+  },
+  read: {
+    args: ['SESSION_ID [--agent NAME] [--host NAME] [--json]'],
+    does: 'a whole session',
+  },
+  list: {
+    args: [
+      '[--limit N] [--cursor C] [--all] [--all-profiles] [--agent NAME]',
+      '[--host NAME] [FILTERS] [--json]',
+    ],
+    does: 'conversations, a page at a time',
+  },
+  overview: {
+    args: ['SESSION_ID [--agent NAME] [--host NAME] [--json]'],
+    does: "one conversation's facts",
+  },
+  messages: {
+    args: [
+      'SESSION_ID [--from ID] [--to ID] [--from-index N]',
+      '[--to-index N] [--roles LIST] [--limit N]',
+      '[--max-chars N] [--cursor C] [--agent NAME] [--json]',
+    ],
+    does: 'its messages by range, paged',
+  },
+  profiles: {
+    args: ['[--json]'],
+    does: 'profiles with a store',
+  },
+  index: {
+    args: ['[--agent NAME] [--source-dir AGENT=PATH] [--json]'],
+    does: "index other agents' histories",
+  },
+  sources: {
+    args: ['[--json]'],
+    does: 'what was found, indexed, unreadable',
+  },
+  sync: {
+    args: ['--host NAME|all [--json]'],
+    does: "read another machine's histories over ssh",
+  },
+  hosts: {
+    args: ['[--json]'],
+    does: 'the machines synced, what each holds',
+  },
+  stats: {
+    args: [
+      '[--agent NAME] [--profile NAME] [--host NAME|all]',
+      '[--since WHEN] [--before WHEN] [--cwd PREFIX]',
+      '[--limit N] [--db PATH | --demo] [--json]',
+    ],
+    does: 'activity, tokens and cost by day, agent, model',
+  },
+  mcp: {
+    args: ['[--db PATH | --profile NAME | --demo] [--embedder SPEC]', '[--http [ADDR]]'],
+    does: 'recall tools for any agent (MCP on stdio or HTTP)',
+  },
+};
+
+/** Where the global help's right column starts; a usage too long for it has its line below, at OVERFLOW. */
+const COLUMN = 72;
+const OVERFLOW = 34;
+const WIDTH = 115;
+
+function usageLines(name: Subcommand | 'mcp'): string[] {
+  const head = `    $ lookback ${name} `;
+  const pad = ' '.repeat(head.length);
+  return USAGE[name].args.map((a, i) => (i === 0 ? head : pad) + a);
+}
+
+/** A subcommand's help opens with this. */
+function usage(name: Subcommand | 'mcp'): string {
+  return `  Usage\n${usageLines(name).join('\n')}`;
+}
+
+/** The global help's usage lines of `names`, each with what it does in the right column. */
+export function usageBlock(names: readonly (Subcommand | 'mcp')[]): string {
+  return names
+    .flatMap((n) => {
+      const lines = usageLines(n);
+      const last = lines.length - 1;
+      const fits = lines[last]!.length < COLUMN && COLUMN + USAGE[n].does.length <= WIDTH;
+      if (fits) lines[last] = lines[last]!.padEnd(COLUMN) + USAGE[n].does;
+      else lines.push(' '.repeat(OVERFLOW) + USAGE[n].does);
+      return lines;
+    })
+    .join('\n');
+}
+
 const TEXTS: Record<Subcommand | 'mcp', string> = {
   recent: `
-  Usage
-    $ lookback recent [--limit N] [--all] [--all-profiles] [FILTERS] [--json]
+${usage('recent')}
 
   The most recently active conversations, newest first.
 
@@ -33,11 +143,7 @@ ${STORE}
     --json           the agent's session_search JSON shape
 `,
   search: `
-  Usage
-    $ lookback search QUERY [--limit N] [--sort relevance|newest|oldest]
-                      [--roles user,assistant,tool,system] [--all]
-                      [--detail adaptive|full|compact] [--exclude ID,…]
-                      [--all-profiles] [FILTERS] [--json]
+${usage('search')}
 
   Full-text search: words, "a phrase", prefix*, OR, NOT. One result a
   conversation, with its best hit.
@@ -61,8 +167,7 @@ ${STORE}
     --               ends the options (queries may start with "-")
 `,
   scroll: `
-  Usage
-    $ lookback scroll SESSION_ID MESSAGE_ID [--window N] [--agent NAME] [--json]
+${usage('scroll')}
 
   The messages around one message of a conversation. SESSION_ID may be a link
   (@session:PROFILE/ID); anchors of other agents are their own ids.
@@ -70,25 +175,24 @@ ${STORE}
   Options
     --window N       messages on each side
 ${AGENT}
+    --host NAME      a machine synced with lookback sync --host NAME (its mirror)
 ${STORE}
     --json           JSON instead of text
 `,
   read: `
-  Usage
-    $ lookback read SESSION_ID [--agent NAME] [--json]
+${usage('read')}
 
   A whole conversation, its compression chain followed. SESSION_ID may be a
   link (@session:PROFILE/ID) or a unique prefix of an id.
 
   Options
 ${AGENT}
+    --host NAME      a machine synced with lookback sync --host NAME (its mirror)
 ${STORE}
     --json           JSON instead of text
 `,
   list: `
-  Usage
-    $ lookback list [--limit N] [--cursor C] [--all] [--all-profiles] [--agent NAME]
-                    [--host NAME] [FILTERS] [--json]
+${usage('list')}
 
   Conversations, most recently active first, a page at a time (the MCP tool
   list_sessions gives the same answer). Without --agent, every history found
@@ -107,8 +211,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   overview: `
-  Usage
-    $ lookback overview SESSION_ID [--agent NAME] [--host NAME] [--json]
+${usage('overview')}
 
   One conversation's facts without its messages (the MCP tool
   session_overview): title, folder, model, when it started, ended and was last
@@ -124,10 +227,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   messages: `
-  Usage
-    $ lookback messages SESSION_ID [--from ID] [--to ID] [--from-index N]
-                        [--to-index N] [--roles LIST] [--limit N]
-                        [--max-chars N] [--cursor C] [--agent NAME] [--json]
+${usage('messages')}
 
   A conversation's messages in order, whole, by range and a page at a time
   (the MCP tool session_messages). Positions count from 0; bounds are
@@ -149,8 +249,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   profiles: `
-  Usage
-    $ lookback profiles [--json]
+${usage('profiles')}
 
   The Hermes profiles that have a store, and which one is active.
 
@@ -158,8 +257,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   index: `
-  Usage
-    $ lookback index [--agent NAME] [--source-dir AGENT=PATH] [--json]
+${usage('index')}
 
   Reads other agents' histories (Claude Code, Codex, Gemini CLI, opencode,
   PraisonAI) into lookback's own index in ~/.cache/lookback (LOOKBACK_INDEX).
@@ -171,8 +269,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   sources: `
-  Usage
-    $ lookback sources [--json]
+${usage('sources')}
 
   What was found of each agent's history: indexed, unreadable, missing.
 
@@ -181,8 +278,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   sync: `
-  Usage
-    $ lookback sync --host NAME|all [--json]
+${usage('sync')}
 
   Reads another machine's histories over your own ssh into lookback's mirror:
   its Hermes stores (every profile) and the other agents' files. NAME is an ssh
@@ -194,8 +290,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   hosts: `
-  Usage
-    $ lookback hosts [--json]
+${usage('hosts')}
 
   The machines synced with lookback sync --host: when each was last read, the
   last error, and what each holds (conversations and messages per agent and
@@ -205,10 +300,7 @@ ${STORE}
     --json           JSON instead of text
 `,
   stats: `
-  Usage
-    $ lookback stats [--agent NAME] [--profile NAME] [--host NAME|all]
-                     [--since WHEN] [--before WHEN] [--cwd PREFIX]
-                     [--limit N] [--db PATH | --demo] [--json]
+${usage('stats')}
 
   What your agents did and what it cost: conversations, messages, tool calls
   and active time by day, week (Monday first) and month, per agent, Hermes
@@ -239,8 +331,7 @@ ${STORE}
                      folders[], token_notes[], pricing, refused[], notes[]}
 `,
   mcp: `
-  Usage
-    $ lookback mcp [--db PATH | --profile NAME | --demo] [--embedder SPEC]
+${usage('mcp')}
 
   Serves recall tools to any agent over MCP on stdio (or Streamable HTTP
   with --http): session_search (the Hermes agent's own tool), list_sessions,
@@ -249,6 +340,8 @@ ${STORE}
 
   Options
 ${STORE}
+    --http [ADDR]    Streamable HTTP at ADDR instead of stdio (default
+                     127.0.0.1:7337; an address beyond loopback needs a token)
     --embedder SPEC  the model for session_search mode="semantic"|"hybrid"
                      (or LOOKBACK_EMBEDDER): model2vec:DIR, onnx:DIR,
                      ollama:MODEL[@URL] or openai:MODEL@BASE_URL

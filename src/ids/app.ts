@@ -22,6 +22,12 @@
  * slot (slot 1, 2, … in the order the hosts were listed; 2^20 conversations of
  * 2^24 messages each).
  *
+ * The limits, exactly (agentMessageId refuses anything past them, so an id
+ * never lands in another conversation's or another machine's range): this
+ * machine's index, conversation rows below 2^26 (67,108,864); a synced host's,
+ * rows below 2^20 (1,048,576), host slots 1..384; every conversation, ordinals
+ * below 2^24 (16,777,216 messages).
+ *
  * The recall core's typed references (owner, host, native id) are `src/ids/ref.ts`.
  */
 import { AGENTS, type Agent } from '../agents/model.js';
@@ -156,8 +162,36 @@ export function profileMessageId(slot: number, nativeId: number): number {
   return slot * PROFILE_SPAN + nativeId;
 }
 
-/** `slot` 0: this machine's index; 1..MAX_HOST_SLOT: a synced host's. */
+/** This machine's index's conversation rows stay below this (its range ends where the hosts' begin). */
+export const MAX_LOCAL_CONV_ID = (HOST_AGENT_BASE - AGENT_BASE) / ORDINAL_SPAN;
+/** A conversation's messages (ordinals 0..) stay below this. */
+export const MAX_ORDINAL = ORDINAL_SPAN;
+
+/**
+ * An index row past the app's id range: refused in one line, never numbered
+ * into another's range. A list over several sources leaves that source out
+ * with the line and keeps the others (src/app/data/lists.ts).
+ */
+export class IdRangeError extends RangeError {}
+
+/**
+ * `slot` 0: this machine's index; 1..MAX_HOST_SLOT: a synced host's. Throws
+ * IdRangeError (one line, for the status line) past the range's limits.
+ */
 export function agentMessageId(convId: number, ordinal: number, slot = 0): number {
+  if (!Number.isInteger(slot) || slot < 0 || slot > MAX_HOST_SLOT)
+    throw new IdRangeError(
+      `the app numbers at most ${MAX_HOST_SLOT} synced hosts (this is host ${slot})`,
+    );
+  const rows = slot === 0 ? MAX_LOCAL_CONV_ID : MAX_HOST_CONV_ID;
+  if (!Number.isInteger(convId) || convId < 0 || convId >= rows)
+    throw new IdRangeError(
+      `conversation row ${formatCount(convId)} of ${slot === 0 ? "this machine's" : "a synced host's"} agents' index is past the app's ${formatCount(rows)}; read it with lookback scroll`,
+    );
+  if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= MAX_ORDINAL)
+    throw new IdRangeError(
+      `message ${formatCount(ordinal + 1)} of a conversation is past the app's ${formatCount(MAX_ORDINAL)} per conversation; read it with lookback scroll`,
+    );
   const base = slot === 0 ? AGENT_BASE : HOST_AGENT_BASE + (slot - 1) * HOST_AGENT_SPAN;
   return base + convId * ORDINAL_SPAN + ordinal;
 }

@@ -64,6 +64,9 @@ export function parseTarget(raw: string, given: Given = {}): Target {
   if (given.window !== undefined) out.window = given.window;
   const a = text ? parseAnchor(text) : null;
   if (!a) return out;
+  // A call or command that names its machine (`host="devbox"`, `lookback scroll --host devbox …`).
+  if (a.kind !== 'link' && a.kind !== 'sessionId' && a.kind !== 'idPrefix' && a.host)
+    out.host = agree('host', out.host, a.host, `names host "${a.host}"`);
   switch (a.kind) {
     case 'link':
       out.sessionId = a.sessionId;

@@ -16,7 +16,7 @@ import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { searchAgentsJson } from '../../src/agents/recall.js';
-import { generateHistories } from './generate.js';
+import { GENERATED_QUERIES, generateHistories } from './generate.js';
 
 type Fts = 'messages_fts' | 'messages_fts_trigram';
 
@@ -88,14 +88,7 @@ it('answers the same searches, snippets and ranks included, as the unmerged inde
   const a = new Database(merged, { readonly: true });
   const b = new Database(rowByRow, { readonly: true });
   try {
-    for (const q of [
-      'migration',
-      'pgbouncer timeout',
-      '"connection pool"',
-      'webhook OR ledger',
-      'deploy*',
-      '连接池超时',
-    ]) {
+    for (const q of GENERATED_QUERIES) {
       const x = searchAgentsJson(a, q, AGENTS, { limit: 10, all: false });
       // A phrase may not occur in so small a sample; every other query finds something.
       if (!q.startsWith('"')) expect((x.results as unknown[]).length, q).toBeGreaterThan(0);

@@ -45,6 +45,20 @@ function sentence(r: () => number, n: number): string {
 const uuid = (i: number, salt: number) =>
   `${(salt * 1e6 + i).toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
 
+/**
+ * Searches over a generated history (the bench's ≤ 5 ms word queries and one
+ * trigram query, 5-character CJK), in words it writes: tests/bench/agents.ts
+ * times them, tests/agents/ftsMerged.test.ts checks their answers.
+ */
+export const GENERATED_QUERIES: readonly string[] = [
+  'migration',
+  'pgbouncer timeout',
+  '"connection pool"',
+  'webhook OR ledger',
+  'deploy*',
+  '连接池超时',
+];
+
 export interface Generated {
   files: number;
   messages: number;

@@ -8,6 +8,9 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openIndex } from '../../src/agents/indexDb.js';
+import { indexAll } from '../../src/agents/indexer.js';
+import { AGENTS } from '../../src/agents/model.js';
 
 const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
@@ -614,6 +617,20 @@ export function buildHome(home: string): void {
   geminiFiles(home);
   opencodeDb(home);
   praisonaiFiles(home);
+}
+
+/** All five agents under `home`, read into lookback's index at `indexFile` (every agent, that home alone). */
+export function indexSamples(home: string, indexFile: string): void {
+  buildHome(home);
+  const { db } = openIndex(indexFile);
+  try {
+    indexAll(db, {
+      env: { HOME: home, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' },
+      agents: [...AGENTS],
+    });
+  } finally {
+    db.close();
+  }
 }
 
 /** sha256 of every file under `dir`, to prove the agents' files are unchanged. */

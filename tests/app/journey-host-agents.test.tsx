@@ -14,6 +14,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultItem } from '../../src/app/model.js';
 import { otherProfiles } from '../../src/tui/otherProfiles.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { IDS, claudeFile, claudeFiles, codexFiles, hashTree } from '../agents/samples.js';
@@ -21,6 +22,7 @@ import { lookback } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { chownHome, startSshd, type Sshd } from '../helpers/sshd.js';
 import { KEY, makeStore, startHarness, WIDE, type Harness } from './harness.js';
+import { copyForms, pasteJump, pasteOpensMessage } from './paste.js';
 
 let sshd: Sshd;
 let env: Record<string, string>;
@@ -68,6 +70,23 @@ function start(pollMs?: number): Promise<Harness> {
       resumed.push({ argv, cwd });
     },
   });
+}
+
+/** Searches `payment gateway` and opens the remote Claude hit at its message; returns the hits. */
+async function openGatewayHit(h: Harness): Promise<ResultItem[]> {
+  await h.press('/');
+  await h.type('payment gateway');
+  await h.waitFor(
+    () => h.state().results.items.some((i) => i.host === 'remote-box'),
+    'the remote hit',
+  );
+  const items = h.state().results.items;
+  await h.press(KEY.enter);
+  await h.waitFor(
+    () => h.frame().includes('required by the payment gateway'),
+    'the remote message, read from the host index',
+  );
+  return items;
 }
 
 describe("another machine's agents in the app", () => {
@@ -124,20 +143,12 @@ describe("another machine's agents in the app", () => {
   it('a remote hit opens at the message; copies name the host and work here; R resumes over ssh -t in the folder', async () => {
     const h = await start();
     try {
-      await h.press('/');
-      await h.type('payment gateway');
-      await h.waitFor(() => h.state().results.items.length > 0, 'the remote hit');
       // The exact hits (a relaxed one of this machine's store may follow, listed apart).
-      const items = h.state().results.items.filter((i) => !i.relaxed);
+      const items = (await openGatewayHit(h)).filter((i) => !i.relaxed);
       expect(items.map((i) => [i.title, i.host, i.agent])).toEqual([
         ['checkout double charge', 'remote-box', 'claude'],
       ]);
       expect(items[0]!.snippet.map((s) => s.text).join('')).toContain('payment gateway');
-      await h.press(KEY.enter);
-      await h.waitFor(
-        () => h.frame().includes('required by the payment gateway'),
-        'the remote message, read from the host index',
-      );
       expect(h.state().view?.win.anchorId).toBe(items[0]!.messageId);
 
       await h.press('y');
@@ -184,6 +195,28 @@ describe("another machine's agents in the app", () => {
     }
   }, 40_000);
 
+  it('each form Y offers, pasted into the search line, opens the same remote message (the resume, its conversation)', async () => {
+    const h = await start();
+    try {
+      await openGatewayHit(h);
+      const id = h.state().view!.win.anchorId!;
+      const forms = await copyForms(h, 'lookback scroll command');
+      expect(forms.map((o) => o.form)).toEqual(['scroll', 'command', 'quote', 'window', 'resume']);
+      for (const o of forms.filter((f) => f.form !== 'resume'))
+        await pasteOpensMessage(h, o.text, id);
+      const resume = forms.find((f) => f.form === 'resume')!.text;
+      expect(resume).toContain(`exec claude --resume ${IDS.claude}`);
+      const row = await pasteJump(h, resume);
+      expect([row.sessionId, row.messageId]).toEqual([`claude@remote-box:${IDS.claude}`, null]);
+      // Not this machine's conversation of the same id: the host's, and said so when it is not synced.
+      await h.press(KEY.esc, KEY.esc, '/', '\x15');
+      await h.press(`lookback scroll --host elsewhere --agent claude ${IDS.claude} a-1`);
+      await h.waitFor(() => h.frame().includes('elsewhere is not synced here'), 'the one line');
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
   it('Codex resumes by its id, in its folder when it is there', async () => {
     const h = await start();
     try {
@@ -215,14 +248,7 @@ describe("another machine's agents in the app", () => {
   it('a later sync while the app runs: Recent, Results and the open conversation refresh; the status line names the host', async () => {
     const h = await start(200);
     try {
-      await h.press('/');
-      await h.type('payment gateway');
-      await h.waitFor(
-        () => h.state().results.items.some((i) => i.host === 'remote-box'),
-        'the hit',
-      );
-      await h.press(KEY.enter);
-      await h.waitFor(() => h.frame().includes('required by the payment gateway'), 'open');
+      await openGatewayHit(h);
       // The remote agent writes one more message (as its owner would), then a sync runs.
       const file = claudeFile(sshd.home);
       appendFileSync(

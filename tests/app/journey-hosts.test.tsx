@@ -16,12 +16,14 @@ import Database from 'better-sqlite3';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultItem } from '../../src/app/model.js';
 import { otherProfiles } from '../../src/tui/otherProfiles.js';
 import { hashTree } from '../agents/samples.js';
 import { lookback } from '../helpers/cli.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { chownHome, startSshd, type Sshd } from '../helpers/sshd.js';
 import { KEY, makeStore, startHarness, WIDE, type Harness } from './harness.js';
+import { copyForms, pasteOpensMessage } from './paste.js';
 
 const SID = '20261105_001544_6b3de4'; // "Cron Scheduler notes" in hermes-v30.db
 const WORDS = 'zanzibar ferry timetable for the cron window';
@@ -93,6 +95,17 @@ async function onlyHost(h: Harness, host: string): Promise<void> {
     `Recent of ${host} alone`,
   );
 }
+/** Searches the remote message's words and opens the hit at it; returns the hits as they were listed. */
+async function openRemoteHit(h: Harness): Promise<{ items: ResultItem[]; frame: string }> {
+  await h.press('/');
+  await h.type('zanzibar ferry');
+  await h.waitFor(() => h.state().results.items.length > 0, 'the remote hit');
+  const listed = { items: h.state().results.items, frame: h.frame() };
+  await h.press(KEY.enter);
+  await h.waitFor(() => h.frame().includes(WORDS), 'the remote message, read from the mirror');
+  return listed;
+}
+
 describe('another machine in the app', () => {
   it('Recent lists both machines, each row tagged; host: keeps one; an unsynced host is one line', async () => {
     const h = await start();
@@ -130,14 +143,9 @@ describe('another machine in the app', () => {
   it('a remote hit opens from the mirror; copies name the host; R resumes over ssh -t', async () => {
     const h = await start();
     try {
-      await h.press('/');
-      await h.type('zanzibar ferry');
-      await h.waitFor(() => h.state().results.items.length > 0, 'the remote hit');
-      const items = h.state().results.items;
+      const { items, frame } = await openRemoteHit(h);
       expect(items.map((i) => [i.title, i.host])).toEqual([['Cron Scheduler notes', 'remote-box']]);
-      expect(h.frame()).toMatch(/▸ remote-… +Cron Scheduler notes/);
-      await h.press(KEY.enter);
-      await h.waitFor(() => h.frame().includes(WORDS), 'the remote message, read from the mirror');
+      expect(frame).toMatch(/▸ remote-… +Cron Scheduler notes/);
 
       await h.press('y');
       await h.waitFor(() => h.copied.length === 1, 'the anchor');
@@ -169,6 +177,24 @@ describe('another machine in the app', () => {
     }
   }, 30_000);
 
+  it('each form Y offers for a remote message, pasted into the search line, opens that message', async () => {
+    const h = await start();
+    try {
+      await openRemoteHit(h);
+      const id = h.state().view!.win.anchorId;
+      const forms = await copyForms(h, 'message quoted with citation');
+      expect(forms.map((o) => o.form)).toEqual(['link', 'scroll', 'command', 'quote', 'window']);
+      // The link names the conversation (it opens at its latest messages); the others the message.
+      for (const o of forms.filter((f) => f.form !== 'link' && f.form !== 'window'))
+        await pasteOpensMessage(h, o.text, id!);
+      expect(forms.find((f) => f.form === 'command')!.text).toBe(
+        `lookback scroll --host remote-box ${SID} ${mid}`,
+      );
+    } finally {
+      await h.close();
+    }
+  }, 40_000);
+
   it('a pasted link naming the host opens that machine’s conversation from the mirror', async () => {
     const h = await start();
     try {
@@ -190,11 +216,7 @@ describe('another machine in the app', () => {
       await onlyHost(h, 'remote-box');
       const rowBefore = h.state().recent.rows.find((r) => r.title === 'Cron Scheduler notes')!;
       await h.press(KEY.esc);
-      await h.press('/');
-      await h.type('zanzibar ferry');
-      await h.waitFor(() => h.state().results.items.length > 0, 'the remote hit');
-      await h.press(KEY.enter);
-      await h.waitFor(() => h.frame().includes(WORDS), 'open');
+      await openRemoteHit(h);
       // The remote agent writes one more message into its state.db, as Hermes does
       // (the message and the session's count in one transaction), then a sync runs.
       const db = new Database(join(sshd.home, '.hermes', 'state.db'));

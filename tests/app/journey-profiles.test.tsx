@@ -21,6 +21,7 @@ import { focusedMessage } from '../../src/app/geometry/window.js';
 import { sha256 } from '../helpers/fixtures.js';
 import { displayWidth } from '../../src/text/width.js';
 import { KEY, startHarness, WIDE, type Harness } from './harness.js';
+import { copyForms, pasteJump, pasteOpensMessage } from './paste.js';
 
 const SID = '20261101_120000_abc123';
 const root = mkdtempSync(join(tmpdir(), 'lookback-profiles-'));
@@ -110,6 +111,32 @@ const focusedId = (h: Harness): number | null => {
 };
 
 describe('a conversation of another profile', () => {
+  it('each form Y offers, pasted into the search line, opens the same message: work’s, then this profile’s', async () => {
+    const h = await start();
+    try {
+      await pasteJump(
+        h,
+        `session_search(session_id="${SID}", around_message_id=200, window=5, profile="work")`,
+      );
+      await h.waitFor(() => h.frame().includes('kiwi checkpoint list'), 'work message 200');
+      for (const shown of ['kiwi checkpoint list', defaultText(200)]) {
+        const id = focusedId(h)!;
+        const forms = await copyForms(h, 'message quoted with citation');
+        expect(forms.map((o) => o.form)).toEqual(['link', 'scroll', 'quote', 'window']);
+        // The link names the conversation; the call and the quote's citation name the message.
+        for (const o of forms.filter((f) => f.form === 'scroll' || f.form === 'quote')) {
+          await pasteOpensMessage(h, o.text, id);
+          expect(h.frame()).toContain(shown);
+        }
+        // Then the same session id in this profile (default's, another conversation).
+        await pasteJump(h, `session_search(session_id="${SID}", around_message_id=200, window=5)`);
+        await h.waitFor(() => h.frame().includes(defaultText(200)), 'default message 200');
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a pasted scroll call naming work opens work’s message, not default’s', async () => {
     const h = await start();
     try {

@@ -10,6 +10,23 @@ import { SUPERSEDE_AFTER_MS } from '../../src/budgets.js';
 import type { QueryRequest } from '../../src/app/data/queries.js';
 import { QueryClient, type BackendFactory } from '../../src/app/worker/client.js';
 
+/** A client over a recording backend, on a clock the test sets. */
+function client(): {
+  c: QueryClient;
+  b: ReturnType<typeof recording>;
+  at: (ms: number) => void;
+} {
+  let clock = 0;
+  const b = recording();
+  const c = new QueryClient(
+    b.factory,
+    () => undefined,
+    null,
+    () => clock,
+  );
+  return { c, b, at: (ms) => (clock = ms) };
+}
+
 function recording(): { factory: BackendFactory; posted: QueryRequest[]; restarts: () => number } {
   const posted: QueryRequest[] = [];
   let restarts = 0;
@@ -45,16 +62,9 @@ const search = (generation: number): QueryRequest => ({
 
 describe('QueryClient with searches by meaning', () => {
   it('a newer search by meaning waits for the running one; a waiting one of the other kind is dropped', () => {
-    let clock = 0;
-    const b = recording();
-    const c = new QueryClient(
-      b.factory,
-      () => undefined,
-      null,
-      () => clock,
-    );
+    const { c, b, at } = client();
     c.request(meaning(1));
-    clock = SUPERSEDE_AFTER_MS * 10;
+    at(SUPERSEDE_AFTER_MS * 10);
     c.request(meaning(2));
     expect(b.restarts()).toBe(0);
     expect(b.posted.map((r) => r.generation)).toEqual([1]);
@@ -66,16 +76,9 @@ describe('QueryClient with searches by meaning', () => {
   });
 
   it('a young search by meaning is not stopped for words: they wait their turn', () => {
-    let clock = 0;
-    const b = recording();
-    const c = new QueryClient(
-      b.factory,
-      () => undefined,
-      null,
-      () => clock,
-    );
+    const { c, b, at } = client();
     c.request(meaning(1));
-    clock = SUPERSEDE_AFTER_MS - 1;
+    at(SUPERSEDE_AFTER_MS - 1);
     c.request(search(2));
     expect(b.restarts()).toBe(0);
     expect(b.posted.map((r) => r.generation)).toEqual([1]);

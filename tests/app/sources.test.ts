@@ -12,8 +12,6 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexReader } from '../../src/agents/appReads.js';
-import { openIndex } from '../../src/agents/indexDb.js';
-import { indexAll } from '../../src/agents/indexer.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { splitAgentSession } from '../../src/ids/app.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
@@ -25,7 +23,7 @@ import { loadRecent } from '../../src/app/data/rows.js';
 import type { SessionRow } from '../../src/app/model.js';
 import { countConversations } from '../../src/store/search.js';
 import { Store } from '../../src/store/store.js';
-import { buildHome } from '../agents/samples.js';
+import { indexSamples } from '../agents/samples.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 
 let dir: string;
@@ -35,18 +33,8 @@ let agents: AgentSource;
 
 beforeAll(() => {
   dir = tempDir();
-  const home = join(dir, 'home');
-  buildHome(home);
   indexFile = join(dir, 'index', 'agents.db');
-  const { db } = openIndex(indexFile);
-  try {
-    indexAll(db, {
-      env: { HOME: home, XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' },
-      agents: [...AGENTS],
-    });
-  } finally {
-    db.close();
-  }
+  indexSamples(join(dir, 'home'), indexFile);
   const path = join(dir, 'state.db');
   copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), path);
   store = Store.open(path, { profile: 'default' });

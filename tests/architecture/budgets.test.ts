@@ -5,8 +5,9 @@
  * are listed with why.
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceFiles } from './sourceFiles.js';
 
 /** A top-level numeric constant named as a budget. */
 const BUDGET =
@@ -20,16 +21,6 @@ const NOT_BUDGETS: Record<string, string> = {
   'src/agents/parsers/codex.ts:FORK_COPY_MS': 'Codex format',
 };
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
-
 /** The budget-shaped constants a file declares. */
 export function budgetsIn(text: string): string[] {
   return text.split('\n').flatMap((line) => {
@@ -40,9 +31,7 @@ export function budgetsIn(text: string): string[] {
 
 describe('one file of budgets', () => {
   it('no budget is declared outside src/budgets.ts', () => {
-    const all = [...files('src'), ...files('components')].filter(
-      (f) => f !== join('src', 'budgets.ts'),
-    );
+    const all = sourceFiles(['src', 'components']).filter((f) => f !== join('src', 'budgets.ts'));
     expect(all.length).toBeGreaterThan(100);
     const found = all.flatMap((f) =>
       budgetsIn(readFileSync(f, 'utf8'))

@@ -7,8 +7,9 @@
  * files may use the split helpers for their own kind only.
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { codeLines, sourceFiles } from './sourceFiles.js';
 
 const DIR = join('src', 'app', 'data');
 
@@ -29,9 +30,7 @@ const DISPATCH = [
 /** Lines of `text` (not comments) that route by source kind; `file` names the reader whose own ids are allowed. */
 export function dispatchSites(text: string, file = ''): string[] {
   const own = OWN[file];
-  return text
-    .split('\n')
-    .map((line, i) => ({ line: line.replace(/\/\/.*$|^\s*\*.*$|\/\*.*?\*\//g, ''), i }))
+  return codeLines(text)
     .map(({ line, i }) => ({ line: own ? line.replace(own, 'own') : line, i }))
     .filter(({ line }) => !/^\s*import\b|^\s*[A-Za-z]+,\s*$/.test(line))
     .filter(({ line }) => DISPATCH.some((re) => re.test(line)))
@@ -40,10 +39,10 @@ export function dispatchSites(text: string, file = ''): string[] {
 
 describe('src/app/data asks the core which source holds a conversation', () => {
   it('no file of src/app/data routes by source kind', () => {
-    const names = readdirSync(DIR).filter((n) => n.endsWith('.ts'));
-    expect(names).toContain('source.ts');
-    const found = names.flatMap((n) =>
-      dispatchSites(readFileSync(join(DIR, n), 'utf8'), n).map((s) => `${n}: ${s}`),
+    const paths = sourceFiles([DIR], /\.ts$/);
+    expect(paths.map((p) => basename(p))).toContain('source.ts');
+    const found = paths.flatMap((p) =>
+      dispatchSites(readFileSync(p, 'utf8'), basename(p)).map((s) => `${p}: ${s}`),
     );
     expect(found).toEqual([]);
   });

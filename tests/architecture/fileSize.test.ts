@@ -5,8 +5,8 @@
  * leave the list, so the list only ever gets shorter.
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { sourceFiles } from './sourceFiles.js';
 
 const MAX_LINES = 500;
 
@@ -26,20 +26,10 @@ const ALLOWED: Record<string, string> = {
     "one class owning one mirror file's schema and its writes, which must agree on the column rules",
 };
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.(ts|tsx|mjs)$/.test(name)) out.push(p);
-  }
-  return out;
-}
-
 const lines = (f: string) => readFileSync(f, 'utf8').split('\n').length - 1;
 
 describe('file size', () => {
-  const all = [...files('src'), ...files('components'), ...files('scripts')];
+  const all = sourceFiles(['src', 'components', 'scripts'], /\.(ts|tsx|mjs)$/);
 
   it(`no source file over ${MAX_LINES} lines but the listed ones`, () => {
     expect(all.length).toBeGreaterThan(100);

@@ -5,8 +5,9 @@
  * them from importing a data module).
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { codeLines, sourceFiles } from './sourceFiles.js';
 
 /** What decoding an id by hand looks like: the ranges' sizes and names, and the owner separators. */
 const RANGE = [
@@ -17,30 +18,16 @@ const RANGE = [
 /** Splitting a session id at ':' (agent) or '/' (profile): only src/ids may, in the app and the views. */
 const SPLIT = /\b(indexOf|split|lastIndexOf)\(\s*['"`][:/]['"`]\s*\)/;
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.tsx?$/.test(name)) out.push(p);
-  }
-  return out;
-}
-
 /** Lines of `text` (not comments) that decode an id by hand. */
 export function decodeSites(text: string, app: boolean): string[] {
-  return text
-    .split('\n')
-    .map((line, i) => ({ line: line.replace(/\/\/.*$|^\s*\*.*$|\/\*.*?\*\//g, ''), i }))
+  return codeLines(text)
     .filter(({ line }) => RANGE.some((re) => re.test(line)) || (app && SPLIT.test(line)))
     .map(({ i }) => `line ${i + 1}`);
 }
 
 describe('one module owns ids', () => {
   it('no file outside src/ids does arithmetic on the id ranges', () => {
-    const all = [...files('src'), ...files('components')].filter(
-      (f) => !f.startsWith(join('src', 'ids')),
-    );
+    const all = sourceFiles(['src', 'components']).filter((f) => !f.startsWith(join('src', 'ids')));
     expect(all.length).toBeGreaterThan(100);
     const found = all.flatMap((f) => {
       const app = f.startsWith(join('src', 'app')) || f.startsWith('components');

@@ -28,18 +28,11 @@ import { IndexReader } from '../../src/agents/appReads.js';
 import { recentAgentsJson, scrollAgentsJson, searchAgentsJson } from '../../src/agents/recall.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { routeQuery } from '../../src/store/query.js';
-import { generateHistories } from '../agents/generate.js';
+import { GENERATED_QUERIES, generateHistories } from '../agents/generate.js';
 import { fmt, mb, median, percentile, row } from './stats.js';
 
 /** Word queries (the ≤ 5 ms search target) and one trigram (5-character CJK) query. */
-const QUERIES = [
-  'migration',
-  'pgbouncer timeout',
-  '"connection pool"',
-  'webhook OR ledger',
-  'deploy*',
-  '连接池超时',
-];
+const QUERIES = GENERATED_QUERIES;
 /** Two CJK characters: no index can answer it (the ≤ 25 ms target). */
 const CJK2 = '缓存';
 

@@ -17,6 +17,7 @@
  * tag column does not come and go with a filter), and a `profile` in the
  * every-profile view.
  */
+import { IdRangeError } from '../../ids/app.js';
 import { AgentsSource } from '../../recall/agents.js';
 import { admitFilters, type Admissible } from '../../recall/answer.js';
 import { HermesSource } from '../../recall/hermes.js';
@@ -183,7 +184,9 @@ function runParts<T>(
     try {
       got.push(p.run());
     } catch (err) {
-      if (!(err instanceof StoreError) || parts.length === 1) throw err;
+      // A source that cannot be read now, or whose rows the app cannot number: one line, the rest answer.
+      const oneLine = err instanceof StoreError || err instanceof IdRangeError;
+      if (!oneLine || parts.length === 1) throw err;
       refused.push(`${p.src.name}: ${err.message}; left out`);
     }
   }

@@ -197,23 +197,40 @@ export class DataSource {
 
   resolve(anchor: ParsedAnchor): { items: ResultItem[]; message: string | null } {
     if (anchor.kind === 'agentMessage' || anchor.kind === 'agentSession') {
-      if (!this.agents)
-        return { items: [], message: `${anchor.agent} histories are off (--agent hermes)` };
+      const on = anchor.host;
+      // A synced host's conversation is read from that host's index, never this machine's.
+      const index = on === undefined ? this.agents : (this.hosts?.forHost(on) ?? null);
+      if (!index)
+        return {
+          items: [],
+          message:
+            on === undefined
+              ? `${anchor.agent} histories are off (--agent hermes)`
+              : `${clean(on)} is not synced here (lookback sync --host ${clean(on)} reads it)`,
+        };
       // The anchor parser matches only the names of AGENTS.
-      const sid = agentSessionId(anchor.agent as Agent, anchor.sessionId);
-      const id =
-        anchor.kind === 'agentMessage' ? this.agents.messageIdOf(sid, anchor.anchor) : null;
+      const sid = agentSessionId(anchor.agent as Agent, anchor.sessionId, on);
+      const id = anchor.kind === 'agentMessage' ? index.messageIdOf(sid, anchor.anchor) : null;
       const note =
         anchor.kind === 'agentSession'
           ? 'open at its latest messages'
           : id === null
             ? `message ${anchor.anchor} not found; open at its latest messages`
             : `open at message ${anchor.anchor}`;
-      const row = this.agents.jumpRow(sid, id, note);
+      const row = index.jumpRow(sid, id, note);
       return row
         ? { items: [row], message: null }
-        : { items: [], message: `no ${anchor.agent} session ${anchor.sessionId} in the index` };
+        : {
+            items: [],
+            message: `no ${anchor.agent} session ${clean(anchor.sessionId)} in ${on === undefined ? 'the index' : `${clean(on)}'s index`}`,
+          };
     }
+    // A synced host's Hermes message: that host's profile (`<profile>@<host>`, read from its mirror).
+    if (anchor.kind === 'scroll' && anchor.host !== undefined)
+      return this.otherProfile({
+        ...anchor,
+        profile: `${anchor.profile ?? 'default'}@${anchor.host}`,
+      });
     if (anchor.kind === 'link' && anchor.profile !== this.profile) return this.otherProfile(anchor);
     if (anchor.kind === 'scroll' && anchor.profile !== undefined && anchor.profile !== this.profile)
       return this.otherProfile({ ...anchor, profile: anchor.profile });

@@ -1,0 +1,106 @@
+/**
+ * The app's id ranges at their edge (src/ids/app.ts), over a real index of the
+ * agents' sample histories: a conversation whose index row is the last one this
+ * machine's range can number opens at its messages with ids that read back to
+ * it; one row past it is refused in one line (opening it, a search that hits it),
+ * never numbered into a synced host's range, where it would read as another
+ * machine's conversation.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexReader } from '../../src/agents/appReads.js';
+import { AGENTS } from '../../src/agents/model.js';
+import { AgentSource } from '../../src/app/data/agentSource.js';
+import { IdRangeError, MAX_LOCAL_CONV_ID, splitAgentMessageId } from '../../src/ids/app.js';
+import { IDS, indexSamples } from '../agents/samples.js';
+import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
+import { answerQuery, type QueryResponse } from '../../src/app/data/queries.js';
+import { Store } from '../../src/store/store.js';
+import { copyFileSync } from 'node:fs';
+
+let indexFile: string;
+let agents: AgentSource;
+let store: Store;
+
+/** Moves a conversation to index row `id`, as a long-lived index's rows grow. */
+function moveRow(nativeId: string, id: number): void {
+  const db = new Database(indexFile);
+  try {
+    db.transaction(() => {
+      const { id: old } = db
+        .prepare('SELECT id FROM conversations WHERE native_id = ?')
+        .get(nativeId) as { id: number };
+      db.prepare('UPDATE conversations SET id = ? WHERE id = ?').run(id, old);
+      db.prepare('UPDATE messages SET conv_id = ? WHERE conv_id = ?').run(id, old);
+      db.prepare('UPDATE files SET conv_id = ? WHERE conv_id = ?').run(id, old);
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(() => {
+  const dir = tempDir();
+  indexFile = join(dir, 'agents.db');
+  indexSamples(join(dir, 'home'), indexFile);
+  moveRow(IDS.claude, MAX_LOCAL_CONV_ID - 1);
+  moveRow(IDS.codex, MAX_LOCAL_CONV_ID);
+  const path = join(dir, 'state.db');
+  copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), path);
+  store = Store.open(path, { profile: 'default' });
+  agents = new AgentSource(new IndexReader(indexFile, [...AGENTS]));
+});
+
+afterAll(() => {
+  agents?.close();
+  store?.close();
+});
+
+describe("this machine's agents' id range at its edge", () => {
+  it('the last row it can number opens, its ids reading back to it', () => {
+    const opened = agents.openTail(`claude:${IDS.claude}`)!;
+    const ids = opened.window.items.flatMap((i) => (i.kind === 'message' ? [i.msg.id] : []));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      expect(Number.isSafeInteger(id)).toBe(true);
+      expect(splitAgentMessageId(id)).toMatchObject({ convId: MAX_LOCAL_CONV_ID - 1, slot: 0 });
+      expect(agents.holds(id)).toBe(true);
+    }
+  });
+
+  it('one row past it is refused in one line, opened or hit by a search; still listed in Recent', () => {
+    const line =
+      /^conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll$/;
+    expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(IdRangeError);
+    expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(line);
+    expect(() => agents.search('sliding window', 'relevance', [], 50, ['codex'])).toThrow(line);
+    // In the app's search over this store and the index, the index is left out in that line; the store still answers.
+    const out: QueryResponse[] = [];
+    answerQuery(
+      store,
+      {
+        kind: 'search',
+        generation: 1,
+        query: 'the',
+        sort: 'relevance',
+        roles: ['user', 'assistant'],
+        limit: 50,
+      },
+      (r) => out.push(r),
+      agents,
+      null,
+    );
+    const answer = out.find((r) => r.kind === 'search');
+    expect(answer?.kind === 'search' && answer.items.length).toBeGreaterThan(0);
+    expect(
+      answer?.kind === 'search' &&
+        answer.items.every((i) => i.agent === undefined || i.agent === 'hermes'),
+    ).toBe(true);
+    expect(answer?.kind === 'search' && answer.refused?.join('; ')).toMatch(
+      /conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll; left out$/,
+    );
+    // Recent rows carry no message ids: the conversation is listed, with its title.
+    expect(agents.recent(50, true).some((r) => r.sessionId === `codex:${IDS.codex}`)).toBe(true);
+  });
+});
