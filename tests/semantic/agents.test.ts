@@ -9,7 +9,7 @@
  * file only its new message; the agents' files are unchanged.
  */
 import Database from 'better-sqlite3';
-import { appendFileSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -19,104 +19,12 @@ import { openEmbedder } from '../../src/semantic/spec.js';
 import { canonical } from '../../src/semantic/vectors.js';
 import { hashTree } from '../agents/samples.js';
 import { lookback, lookbackAsync } from '../helpers/cli.js';
-import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
+import { tempDir } from '../helpers/fixtures.js';
 import { call, startServer, type Server } from '../mcp/client.js';
 import { writeTinyModel } from './tinyModel.js';
+import { EXACT, PROJ, SEM, claudeLines, writeHome } from './agentHome.js';
 
 type Obj = Record<string, unknown>;
-
-const PROJ = ['.claude', 'projects', '-home-ana-jobs'];
-
-/** One Claude Code transcript: user and assistant turns chained by parentUuid. */
-function claudeLines(id: string, turns: [role: 'user' | 'assistant', text: string][], start = 0) {
-  return turns.map(([role, text], i) => {
-    const n = start + i;
-    const base = {
-      type: role,
-      uuid: `${id}-${n}`,
-      parentUuid: n === 0 ? null : `${id}-${n - 1}`,
-      sessionId: id,
-      cwd: '/home/ana/jobs',
-      gitBranch: 'main',
-      version: '2.1.240',
-      userType: 'external',
-      isSidechain: false,
-      timestamp: new Date(
-        Date.parse('2026-08-20T09:00:00Z') + n * 1000 + id.length * 60_000,
-      ).toISOString(),
-    };
-    return JSON.stringify(
-      role === 'user'
-        ? { ...base, message: { role, content: text } }
-        : {
-            ...base,
-            message: {
-              id: `msg_${id}_${n}`,
-              role,
-              model: 'claude-sonnet-x',
-              content: [{ type: 'text', text }],
-              usage: { input_tokens: 1, output_tokens: 1 },
-            },
-          },
-    );
-  });
-}
-
-const SEM = 'c0ffee01-0000-4000-8000-000000000001';
-const EXACT = 'c0ffee02-0000-4000-8000-000000000002';
-const PETS = 'c0ffee03-0000-4000-8000-000000000003';
-const GEMINI = 'feed0001-0000-4000-8000-000000000001';
-
-function writeHome(home: string): void {
-  const proj = join(home, ...PROJ);
-  mkdirSync(proj, { recursive: true });
-  // A Hermes store beside them: every source at once is more than one source.
-  mkdirSync(join(home, '.hermes'), { recursive: true });
-  copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), join(home, '.hermes', 'state.db'));
-  const put = (id: string, turns: [role: 'user' | 'assistant', text: string][]) =>
-    writeFileSync(join(proj, `${id}.jsonl`), claudeLines(id, turns).join('\n') + '\n');
-  // Not the query's words (证书, a certificate): its two characters the other way round, which
-  // no substring search finds and the model (a bag of tokens) reads as the same.
-  put(SEM, [
-    ['user', '书证'],
-    ['assistant', 'In the vault, beside the deploy keys.'],
-  ]);
-  put(EXACT, [
-    ['user', 'the 证书 expired after deploy'],
-    ['assistant', 'The cron worker held the lock.'],
-  ]);
-  put(PETS, [
-    ['user', 'cat dog cat'],
-    ['assistant', 'dog cat dog'],
-  ]);
-  // A Gemini chat whose last turn was taken back ($rewindTo).
-  const chats = join(home, '.gemini', 'tmp', 'ops', 'chats');
-  mkdirSync(chats, { recursive: true });
-  writeFileSync(join(home, '.gemini', 'tmp', 'ops', '.project_root'), '/home/ana/ops\n');
-  writeFileSync(
-    join(chats, `session-2026-08-21T10-00-${GEMINI.slice(0, 8)}.jsonl`),
-    [
-      {
-        sessionId: GEMINI,
-        projectHash: 'abc',
-        startTime: '2026-08-21T10:00:00.000Z',
-        lastUpdated: '2026-08-21T10:00:00.000Z',
-        kind: 'main',
-      },
-      { id: 'g1', timestamp: '2026-08-21T10:00:01.000Z', type: 'user', content: 'cat dog' },
-      { id: 'g2', timestamp: '2026-08-21T10:00:02.000Z', type: 'gemini', content: 'dog cat' },
-      {
-        id: 'g3',
-        timestamp: '2026-08-21T10:00:03.000Z',
-        type: 'user',
-        content: '书证',
-      },
-      { $rewindTo: 'g3' },
-    ]
-      .map((x) => JSON.stringify(x))
-      .join('\n') + '\n',
-  );
-}
 
 let dir: string;
 let home: string;

@@ -147,6 +147,16 @@ export class AgentSource implements AppReads {
     readonly at: IndexPlace = HERE,
   ) {}
 
+  /**
+   * A hit of the search by meaning (src/app/data/meaning.ts) as the results
+   * pane's row, found by agent, conversation and anchor; null when it is gone.
+   */
+  meaningHit(agent: string, nativeId: string, anchor: string): ResultItem | null {
+    const conv = this.index.conversation(agent, nativeId);
+    const msg = conv ? this.index.messageByAnchor(conv.id, anchor) : null;
+    return conv && msg ? hitItem({ conv, msg, snippet: '' }, [], this.at) : null;
+  }
+
   private mid(convId: number, ordinal: number): number {
     return agentMessageId(convId, ordinal, this.at.slot);
   }
