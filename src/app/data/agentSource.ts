@@ -118,7 +118,8 @@ function contextOf(c: AppConv, messages: number): ConversationContext {
   };
 }
 
-function hitItem(h: AppHit, terms: readonly string[], at: IndexPlace): ResultItem {
+/** A hit as the results pane's row (also the search by meaning's, src/app/data/meaning.ts). */
+export function hitItem(h: AppHit, terms: readonly string[], at: IndexPlace = HERE): ResultItem {
   const sid = sidOf(h.conv, at);
   const id = agentMessageId(h.conv.id, h.msg.ordinal, at.slot);
   return {
@@ -146,16 +147,6 @@ export class AgentSource implements AppReads {
     /** A synced host's index (its mirror's, `lookback sync --host`); absent: this machine's. */
     readonly at: IndexPlace = HERE,
   ) {}
-
-  /**
-   * A hit of the search by meaning (src/app/data/meaning.ts) as the results
-   * pane's row, found by agent, conversation and anchor; null when it is gone.
-   */
-  meaningHit(agent: string, nativeId: string, anchor: string): ResultItem | null {
-    const conv = this.index.conversation(agent, nativeId);
-    const msg = conv ? this.index.messageByAnchor(conv.id, anchor) : null;
-    return conv && msg ? hitItem({ conv, msg, snippet: '' }, [], this.at) : null;
-  }
 
   private mid(convId: number, ordinal: number): number {
     return agentMessageId(convId, ordinal, this.at.slot);

@@ -11,7 +11,7 @@ import { IndexReader } from '../../agents/appReads.js';
 import { isAgent, type Agent } from '../../agents/model.js';
 import type { semanticAgentsSearch } from '../../semantic/agents.js';
 import type { semanticSearch } from '../../semantic/answer.js';
-import { AgentSource } from './agentSource.js';
+import { hitItem } from './agentSource.js';
 import type { Store } from '../../store/store.js';
 import { rootResolver } from '../../store/lineage.js';
 import type { Json } from '../../store/recall.js';
@@ -199,17 +199,14 @@ async function agentsByMeaning(
     db.close();
   }
   const reader = new IndexReader(file, agents);
-  const source = new AgentSource(reader);
   const terms = termsFromQuery(req.query);
   try {
     const items: ResultItem[] = [];
     for (const r of (answer.results ?? []) as Entry[]) {
-      const item = source.meaningHit(
-        String(r.agent),
-        String(r.session_id),
-        String(r.match_message_id),
-      );
-      if (!item) continue;
+      const conv = reader.conversation(String(r.agent), String(r.session_id));
+      const msg = conv ? reader.messageByAnchor(conv.id, String(r.match_message_id)) : null;
+      if (!conv || !msg) continue;
+      const item = hitItem({ conv, msg, snippet: '' }, []);
       const raw = typeof r.snippet === 'string' ? r.snippet : '';
       const marked = parseSnippetMarkers(raw, '>>>', '<<<', sanitizeLine);
       const why = whyMatched(r.score_parts as Entry | undefined);
