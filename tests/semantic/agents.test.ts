@@ -14,6 +14,9 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexAll } from '../../src/agents/indexer.js';
+import { openIndex } from '../../src/agents/indexDb.js';
+import { startEmbedding } from '../../src/app/worker/embedding.js';
 import { agentsUnits } from '../../src/ids/units.js';
 import { openEmbedder } from '../../src/semantic/spec.js';
 import { canonical } from '../../src/semantic/vectors.js';
@@ -270,5 +273,59 @@ describe('embedding the agents index: incremental, by content', () => {
       .get(agentsUnits(index));
     v.close();
     expect(units).toBe(7);
+  });
+});
+
+describe("the app's embed worker", () => {
+  it("embeds the Hermes store, then the agents' index, each message once, and says so", async () => {
+    const fresh = tempDir();
+    const index = join(fresh, 'agents.db');
+    const vectors = join(fresh, 'vectors.db');
+    // The index as the app's indexer leaves it (the worker only reads it).
+    const { db } = openIndex(index);
+    indexAll(db, { env: { ...process.env, HOME: home } });
+    db.close();
+    const store = join(home, '.hermes', 'state.db');
+    const hermes = new Database(store, { readonly: true });
+    const hermesMessages = hermes
+      .prepare(
+        `SELECT count(*) FROM messages WHERE role IN ('user', 'assistant') AND content IS NOT NULL AND content <> ''`,
+      )
+      .pluck()
+      .get() as number;
+    hermes.close();
+    const agentsMessages = new Database(index, { readonly: true });
+    const want = agentsMessages
+      .prepare(
+        `SELECT count(*) FROM messages WHERE role IN ('user', 'assistant') AND text <> '' AND flags & 32 = 0`,
+      )
+      .pluck()
+      .get() as number;
+    agentsMessages.close();
+    const seen: { done: number; total: number }[] = [];
+    const errors: string[] = [];
+    const run = startEmbedding(
+      join(import.meta.dirname, '../../dist/embed-worker.js'),
+      { path: store, profile: 'default', embedder: model, vectors, index, recheckMs: 200 },
+      { onProgress: (p) => seen.push(p), onError: (m) => errors.push(m) },
+    );
+    const t0 = Date.now();
+    while (!seen.some((p) => p.total > hermesMessages && p.done === p.total)) {
+      if (Date.now() - t0 > 20_000) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await run.stop();
+    expect(errors).toEqual([]);
+    expect(seen.at(-1)).toMatchObject({
+      done: hermesMessages + want,
+      total: hermesMessages + want,
+    });
+    const v = new Database(vectors, { readonly: true });
+    const units = v
+      .prepare(`SELECT count(*) FROM units WHERE store = ?`)
+      .pluck()
+      .get(agentsUnits(index));
+    v.close();
+    expect(units).toBe(want);
   });
 });
