@@ -192,6 +192,25 @@ describe('search by meaning over the other agents', () => {
     );
   });
 
+  it('no Hermes store: the other agents are the one source, at both doors alike', async () => {
+    const none = { HERMES_HOME: join(dir, 'no-hermes') };
+    const c = cli(['search', '证书', '--mode', 'semantic', '--limit', '5'], none);
+    expect(c.code, c.stderr).toBe(0);
+    const a = c.json();
+    expect((a.results as Obj[])[0]).toMatchObject({ agent: 'claude', session_id: SEM });
+    // Every other agent's history: Gemini's too.
+    expect(new Set((a.results as Obj[]).map((r) => r.agent))).toEqual(
+      new Set(['claude', 'gemini']),
+    );
+    const s = await startServer([], { ...env, ...none });
+    try {
+      const m = await call(s, { query: '证书', mode: 'semantic', limit: 5 });
+      expect(m.json).toEqual(a);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('the agents files are byte for byte as they were', () => {
     expect(files()).toEqual(before);
   });
