@@ -3,5 +3,5 @@
  * Hermes store (answer.ts) or over lookback's index of the other agents
  * (agents.ts), one answer shape for both.
  */
-export { semanticSearch } from './answer.js';
+export { semanticSearch, vectorsPath } from './answer.js';
 export { semanticAgentsSearch } from './agents.js';

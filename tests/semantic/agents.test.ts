@@ -18,6 +18,7 @@ import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { startEmbedding } from '../../src/app/worker/embedding.js';
 import { agentsUnits } from '../../src/ids/units.js';
+import { openStore } from '../../src/lib.js';
 import { openEmbedder } from '../../src/semantic/spec.js';
 import { canonical } from '../../src/semantic/vectors.js';
 import { hashTree } from '../agents/samples.js';
@@ -156,6 +157,15 @@ describe('search by meaning over the other agents', () => {
     expect(sem.snippet).toBe(messageText(sem).slice(0, 200));
     const m = await call(server, { query: '证书', agent: 'claude', mode: 'hybrid', limit: 3 });
     expect(m.json).toEqual(a);
+    // The library's door: the same answer.
+    const lb = openStore({ agent: 'claude' }, { env: { ...process.env, ...env } });
+    try {
+      expect(
+        await lb.searchByMeaning('证书', { mode: 'hybrid', embedder: model, limit: 3 }),
+      ).toEqual(a);
+    } finally {
+      lb.close();
+    }
   });
 
   it('what was taken back is out unless asked for (--all)', () => {
@@ -174,6 +184,14 @@ describe('search by meaning over the other agents', () => {
     const c = lookback(['search', 'job', '--agent', 'all', '--mode', 'semantic'], env);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/^lookback: --mode semantic searches one source: [^\n]*history\n/);
+    const lb = openStore({}, { env: { ...process.env, ...env } });
+    try {
+      await expect(
+        lb.searchByMeaning('job', { mode: 'semantic', embedder: model }),
+      ).rejects.toThrow(/^mode semantic searches one source: /);
+    } finally {
+      lb.close();
+    }
     const m = await call(server, { query: 'job', agent: 'all', mode: 'semantic' });
     expect(m.isError).toBe(true);
     expect(String(m.json.error)).toMatch(/^mode "semantic" searches one source: /);
