@@ -12,6 +12,7 @@ import { UsageError } from './recall/usage.js';
 import {
   Operations,
   type Answer,
+  type MeaningOptions,
   type ProfileContext,
   type RecentOptions,
   type ScrollOptions,
@@ -19,7 +20,7 @@ import {
 } from './cli/operations.js';
 import { StoreError, type StoreErrorCode } from './store/errors.js';
 
-export type { Answer, RecentOptions, ScrollOptions, SearchOptions, StoreErrorCode };
+export type { Answer, MeaningOptions, RecentOptions, ScrollOptions, SearchOptions, StoreErrorCode };
 export type { Json } from './store/recall.js';
 /** What every failure is: `code` says which kind, `message` is one line. */
 export { StoreError as LookbackError };
@@ -43,6 +44,11 @@ export interface Lookback {
   recent(opts?: RecentOptions): Answer;
   /** Full-text search (`lookback search QUERY --json`). */
   search(query: string, opts?: SearchOptions): Answer;
+  /**
+   * Search by meaning (`lookback search QUERY --mode semantic|hybrid --embedder SPEC --json`)
+   * over the one source opened: a Hermes store, or another agent's history (`{ agent: 'claude' }`).
+   */
+  searchByMeaning(query: string, opts: MeaningOptions): Promise<Answer>;
   /** Messages around one (`lookback scroll SESSION_ID MESSAGE_ID --json`); a link or scroll call reads its profile. */
   scroll(sessionId: string, messageId: number | string, opts?: ScrollOptions): Answer;
   /** A whole session, or its head and tail (`lookback read SESSION_ID --json`); an id prefix works. */

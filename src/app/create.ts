@@ -86,12 +86,19 @@ export function createController(o: CreateOptions): Controller {
   const spec = rest.embedder;
   const embedding: BackgroundEmbedder | undefined =
     // Not the demo store (generated sample text): a search by meaning there embeds for itself.
-    embedWorker && spec && rest.semantic && !rest.noHermes && !rest.demo
+    // No Hermes store: the other agents' index alone, when they are shown.
+    embedWorker && spec && rest.semantic && (!rest.noHermes || on) && !rest.demo
       ? {
           start: (h) =>
             startEmbedding(
               embedWorker,
-              { path: store.path, profile: store.profile, plan: store.openPlan, embedder: spec },
+              {
+                path: store.path,
+                profile: store.profile,
+                plan: store.openPlan,
+                embedder: spec,
+                ...(on ? { index: on.indexFile } : {}),
+              },
               h,
             ),
         }
@@ -107,7 +114,13 @@ export function createController(o: CreateOptions): Controller {
     req.kind !== 'meaning'
       ? data.answer(req, post)
       : load
-        ? void answerMeaning(store, req, post, load)
+        ? void answerMeaning(
+            store,
+            req,
+            post,
+            load,
+            on ? { file: on.indexFile, agents: on.agents } : undefined,
+          )
         : post({ kind: 'done', generation: req.generation, request: 'meaning' }),
   );
   if (!workerFile) return new Controller({ ...base, queries: inline });

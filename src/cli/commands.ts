@@ -11,6 +11,8 @@
 import { MAX_EXCLUDED } from '../budgets.js';
 import { StoreError } from '../store/errors.js';
 import type { Store } from '../store/store.js';
+import type Database from 'better-sqlite3';
+import type { Agent } from '../agents/model.js';
 import { listProfiles } from '../store/locate.js';
 import { allProfiles, postgresOf } from '../store/profiles.js';
 import type { Json } from '../store/recall.js';
@@ -354,24 +356,32 @@ function bar(share: number): string {
   return `${'█'.repeat(full)}${'░'.repeat(24 - full)} ${String(Math.round(frac * 100)).padStart(3)}%`;
 }
 
-/** The semantic or hybrid answer over the one Hermes store the flags name. */
+/**
+ * The semantic or hybrid answer over the one source the flags name: a Hermes
+ * store, or lookback's index of the other agents (`--agent claude`, or every
+ * other agent when there is no Hermes store).
+ */
 async function semanticAnswer(
   call: Extract<Call, { shape: 'discover' }>,
   sources: ReturnType<typeof chooseSources>['sources'],
   semantic: { mode: 'semantic' | 'hybrid'; embedder: string },
   json: boolean,
 ): Promise<Record<string, Json>> {
-  const { semanticSearch } = await lazy.semantic();
+  const { semanticSearch, semanticAgentsSearch } = await lazy.semantic();
   // By kind, not instanceof: the lazy module is another bundle's copy of the classes.
   const hermes = sources.filter((s) => s.id.kind === 'hermes') as unknown as { store: Store }[];
-  if (sources.length !== 1 || hermes.length !== 1)
+  const others = sources.filter((s) => s.id.kind === 'agents' && !s.id.host) as unknown as {
+    agents: readonly Agent[];
+    indexDb(): Database.Database;
+  }[];
+  if (sources.length !== 1 || (hermes.length !== 1 && others.length !== 1))
     throw new UsageError(
-      `--mode ${semantic.mode} searches one Hermes store: name it with --db, --profile, --demo or --agent hermes (the other agents' index has no vectors yet)`,
+      `--mode ${semantic.mode} searches one source: name it with --agent hermes (or --db, --profile, --demo) or --agent AGENT for another agent's history${sources.some((s) => s.id.host) ? '; a synced host has no vectors' : ''}`,
     );
   // Embedding progress on a terminal only, one line redrawn (stdout stays the answer).
   let drawn = false;
   try {
-    const out = await semanticSearch(hermes[0]!.store, call.query, {
+    const opts: Parameters<typeof semanticSearch>[2] = {
       mode: semantic.mode,
       embedder: semantic.embedder,
       limit: call.limit,
@@ -383,7 +393,10 @@ async function semanticAnswer(
           `\r\u001b[2Kembedding ${bar(p.done / Math.max(1, p.total))} ${p.done}/${p.total} messages (${p.embedded} new, ${Math.round(p.docsPerSecond)}/s) with ${sanitizeLine(p.model)}`,
         );
       },
-    });
+    };
+    const out = hermes[0]
+      ? await semanticSearch(hermes[0].store, call.query, opts)
+      : await semanticAgentsSearch(others[0]!.indexDb(), others[0]!.agents, call.query, opts);
     // Part of the store embedded: said on stderr too (the JSON has it as embedding_note).
     if (drawn) process.stderr.write('\r\u001b[2K');
     drawn = false;

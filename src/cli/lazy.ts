@@ -15,5 +15,5 @@ export const lazy = {
   agents: () => import('./agents.js'),
   hosts: () => import('./hosts.js'),
   stats: () => import('../stats/cli.js'),
-  semantic: () => import('../semantic/answer.js'),
+  semantic: () => import('../semantic/doors.js'),
 };

@@ -14,6 +14,9 @@ import { StoreError } from '../store/errors.js';
 import { UsageError } from '../recall/usage.js';
 import type { Store } from '../store/store.js';
 import type { Detail, Filters, Sort } from '../store/types.js';
+import type { Agent } from '../agents/model.js';
+import type Database from 'better-sqlite3';
+import { lazy } from './lazy.js';
 
 export { resolveIn as resolveSessionId } from '../recall/hermes.js';
 
@@ -36,6 +39,17 @@ export interface SearchOptions {
   filters?: Filters;
   /** adaptive (default), full or compact: which results carry their window and bookends. */
   detail?: Detail;
+}
+
+/** A search by meaning (`lookback search --mode semantic|hybrid`). */
+export interface MeaningOptions {
+  mode: 'semantic' | 'hybrid';
+  /** model2vec:DIR, onnx:DIR, ollama:MODEL[@URL] or openai:MODEL@BASE_URL. */
+  embedder: string;
+  limit?: number;
+  all?: boolean;
+  /** vectors.db; default as the command line's (LOOKBACK_VECTORS_DB, else the cache folder). */
+  vectorsPath?: string;
 }
 
 export interface ScrollOptions {
@@ -104,6 +118,34 @@ export class Operations {
       ...(opts.filters ? { filters: opts.filters } : {}),
       ...(opts.detail ? { detail: opts.detail } : {}),
     });
+  }
+
+  /**
+   * Search by meaning over the one source the set holds (a Hermes store, or the
+   * other agents' index), by the functions the command line and MCP call, so the
+   * answer is theirs; more than one source is refused in one line, as there.
+   */
+  async searchByMeaning(query: string, opts: MeaningOptions): Promise<Answer> {
+    const { sources } = this.set;
+    const only = sources.length === 1 && !sources[0]!.id.host ? sources[0]! : null;
+    if (!only)
+      throw new StoreError(
+        `mode ${opts.mode} searches one source: open the library with { agent: 'hermes' } (or a path or profile), or { agent: 'claude' } for another agent's history`,
+        'query',
+      );
+    const { semanticSearch, semanticAgentsSearch, vectorsPath } = await lazy.semantic();
+    const o = {
+      mode: opts.mode,
+      embedder: opts.embedder,
+      limit: opts.limit ?? 10,
+      all: opts.all ?? false,
+      vectorsPath: opts.vectorsPath ?? vectorsPath(this.ctx.env ?? process.env),
+    };
+    // By kind, not instanceof: the lazy module is another bundle's copy of the classes.
+    if (only.id.kind === 'hermes')
+      return semanticSearch((only as unknown as { store: Store }).store, query, o);
+    const agents = only as unknown as { agents: readonly Agent[]; indexDb(): Database.Database };
+    return semanticAgentsSearch(agents.indexDb(), agents.agents, query, o);
   }
 
   scroll(sessionId: string, messageId: number | string, opts: ScrollOptions = {}): Answer {

@@ -10,6 +10,9 @@
 import { MCP_LIMIT_DEFAULT, MCP_LIMIT_MAX } from '../budgets.js';
 import type { Json } from '../store/recall.js';
 import { semanticSearch } from '../semantic/answer.js';
+import { semanticAgentsSearch } from '../semantic/agents.js';
+import { StoreError } from '../store/errors.js';
+import { AGENTS } from '../agents/model.js';
 import { EMBEDDER_HELP } from '../semantic/spec.js';
 import { agentOf, NATIVE_AGENT, ToolError, type Sources } from './call.js';
 import type { SessionSearchArgs } from './tool.js';
@@ -43,16 +46,35 @@ export function searchByMeaning(
     );
   const agent = agentOf(args.agent);
   const profile = args.profile?.trim() || undefined;
-  // One Hermes store, as on the command line: named by agent/profile, the server's store, or alone here.
-  const others = agent === undefined && !profile && !from.narrowed ? from.agents.found() : [];
-  if ((agent !== undefined && agent !== NATIVE_AGENT) || others.length > 0)
-    throw new ToolError(
-      `mode "${mode}" searches one Hermes store: pass agent="hermes" (or profile=); the other agents' index has no vectors yet`,
-    );
-  const store = from.stores.get(profile);
-  return semanticSearch(store, query, {
+  const opts = {
     mode,
     embedder: spec,
     limit: Math.max(1, Math.min(args.limit ?? MCP_LIMIT_DEFAULT, MCP_LIMIT_MAX)),
-  });
+  };
+  const oneSource = new ToolError(
+    `mode "${mode}" searches one source: pass agent="hermes" (or profile=), or agent="AGENT" for another agent's history`,
+  );
+  // One source, as on the command line: another agent's history (lookback's index), or one Hermes store.
+  if (agent !== undefined && agent !== NATIVE_AGENT && agent !== 'all') {
+    if (profile) throw oneSource;
+    const src = from.agents.source([agent]);
+    return semanticAgentsSearch(src.indexDb(), src.agents, query, opts);
+  }
+  const others =
+    agent === 'all'
+      ? [...AGENTS]
+      : agent === undefined && !profile && !from.narrowed
+        ? from.agents.found()
+        : [];
+  let store;
+  try {
+    store = from.stores.get(profile);
+  } catch (err) {
+    // No Hermes store here: the other agents' histories are the one source, as on the command line.
+    if (!(err instanceof StoreError) || others.length === 0) throw err;
+    const src = from.agents.source(others);
+    return semanticAgentsSearch(src.indexDb(), src.agents, query, opts);
+  }
+  if (others.length > 0) throw oneSource;
+  return semanticSearch(store, query, opts);
 }

@@ -114,6 +114,11 @@ export class AgentsSource implements ConversationSource {
     if (this.agents.length === AGENTS.length && !custom) stampPass(file);
   }
 
+  /** The index, brought up to date: the search by meaning reads it (src/semantic/agents.ts). */
+  indexDb(): Database.Database {
+    return this.index;
+  }
+
   private get index(): Database.Database {
     if (!this.db?.open) this.begin();
     return this.db!;

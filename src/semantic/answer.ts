@@ -53,7 +53,7 @@ export interface SemanticOptions {
  */
 const opened = new Map<string, Promise<Embedder>>();
 
-function embedderFor(spec: string): Promise<Embedder> {
+export function embedderFor(spec: string): Promise<Embedder> {
   let e = opened.get(spec);
   if (!e) {
     e = openEmbedder(spec);

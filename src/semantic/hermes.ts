@@ -4,40 +4,52 @@
  * conversation). One unit per user or assistant message, as cass does; tool
  * output is not embedded.
  */
-import { resolve } from 'node:path';
+import { hermesUnits } from '../ids/units.js';
 import { rootResolver } from '../store/lineage.js';
 import { HIDDEN_SOURCES_SQL } from '../store/sqlParts.js';
 import type { Store } from '../store/store.js';
 import type { Embedder } from './types.js';
+import { fileStamp, nearest, rowCosine, type VectorDb, type VectorMatrix } from './vectors.js';
 import {
-  canonical,
-  fileStamp,
-  nearest,
-  rowCosine,
-  textHash,
-  type VectorDb,
-  type VectorMatrix,
-} from './vectors.js';
-import { EMBED_BATCH } from '../budgets.js';
+  embedUnits,
+  unitCounts,
+  type EmbedProgress,
+  type UnitRow,
+  type UnitSource,
+} from './embedPass.js';
 
-/** Messages read per page: each page is one short read, nothing held between them. */
-const PAGE = 512;
-
-export interface EmbedProgress {
-  done: number;
-  total: number;
-  /** Texts embedded (the rest were already there under another message id). */
-  embedded: number;
-  docsPerSecond: number;
-  model: string;
-}
+export type { EmbedProgress } from './embedPass.js';
 
 /** The key vectors.db files a store under: its absolute path. */
 export function storeKey(store: Store): string {
-  return `hermes:${resolve(store.path)}`;
+  return hermesUnits(store.path);
 }
 
 const ROLE_SQL = `role IN ('user', 'assistant') AND content IS NOT NULL AND content <> ''`;
+
+/** What the embed pass reads from a Hermes store: its user and assistant messages, by id. */
+function unitSource(store: Store): UnitSource {
+  return {
+    key: storeKey(store),
+    page: (after, n) =>
+      store
+        .stmt(
+          `SELECT id, session_id, content FROM messages WHERE ${ROLE_SQL} AND id > ? ORDER BY id LIMIT ?`,
+        )
+        .all(after, n) as UnitRow[],
+    byIds: (ids) =>
+      store
+        .stmt(
+          `SELECT id, session_id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(ids)) as UnitRow[],
+    countAfter: (after) =>
+      store
+        .stmt(`SELECT count(*) FROM messages WHERE ${ROLE_SQL} AND id > ?`)
+        .pluck()
+        .get(after) as number,
+  };
+}
 
 /**
  * How many of the store's messages are linked to a vector (`done`) of how many
@@ -47,114 +59,18 @@ const ROLE_SQL = `role IN ('user', 'assistant') AND content IS NOT NULL AND cont
  * every row, most of a warm search at 100k messages.
  */
 export function embedCounts(store: Store, vdb: VectorDb): { done: number; total: number } {
-  const key = storeKey(store);
-  const done = vdb.unitCount(key);
-  const after = store
-    .stmt(`SELECT count(*) FROM messages WHERE ${ROLE_SQL} AND id > ?`)
-    .pluck()
-    .get(vdb.lastUnit(key)) as number;
-  return { done, total: done + after };
+  return unitCounts(unitSource(store), vdb);
 }
 
-/** vectors.db, store and fingerprint whose units all have vectors (checked in this process). */
-const missingChecked = new Set<string>();
-
-/**
- * Embeds the store's messages that have no vector yet; returns the last
- * progress. With `until` (a performance.now() time) it stops after the page
- * that passes it, at least one page done: `done < total` then says how far it got.
- */
-export async function embedStore(
+/** Embeds the store's messages that have no vector yet (src/semantic/embedPass.ts). */
+export function embedStore(
   store: Store,
   vdb: VectorDb,
   embedder: Embedder,
   onProgress: (p: EmbedProgress) => void = () => {},
   until = Infinity,
 ): Promise<EmbedProgress> {
-  const key = storeKey(store);
-  const fp = embedder.fingerprint;
-  let after = vdb.lastUnit(key);
-  const counts = embedCounts(store, vdb);
-  let done = counts.done;
-  const total = counts.total;
-  // Units linked before whose vectors were never made (another embedder's units): looked for
-  // once per process, store and model (a join over every unit; a warm search must not pay it).
-  const checked = `${vdb.path}\n${key}\n${fp}`;
-  const missing = missingChecked.has(checked)
-    ? []
-    : (vdb.db
-        .prepare(
-          `SELECT DISTINCT u.hash FROM units u LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash
-       WHERE u.store = ? AND v.hash IS NULL`,
-        )
-        .pluck()
-        .all(fp, key) as Buffer[]);
-  const t0 = performance.now();
-  let embedded = 0;
-  const progress = (): EmbedProgress => ({
-    done,
-    total,
-    embedded,
-    docsPerSecond: embedded / Math.max(1e-3, (performance.now() - t0) / 1000),
-    model: embedder.id,
-  });
-  if (missing.length > 0) {
-    // Their texts are gone from units (only hashes are kept): re-read them from the store.
-    const ids = vdb.db
-      .prepare(
-        `SELECT message_id FROM units u LEFT JOIN vectors v ON v.fingerprint = ? AND v.hash = u.hash WHERE u.store = ? AND v.hash IS NULL`,
-      )
-      .pluck()
-      .all(fp, key) as number[];
-    for (let i = 0; i < ids.length; i += PAGE) {
-      const rows = store
-        .stmt(`SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(ids.slice(i, i + PAGE))) as { id: number; content: string }[];
-      await embedTexts(rows.map((r) => canonical(r.content)));
-      if (performance.now() >= until) return progress();
-    }
-  }
-  missingChecked.add(checked);
-  async function embedTexts(texts: string[]): Promise<void> {
-    const todo = new Map<string, Buffer>();
-    for (const t of texts) {
-      const h = textHash(t);
-      if (!todo.has(t) && !vdb.hasVector(fp, h)) todo.set(t, h);
-    }
-    const list = [...todo];
-    for (let i = 0; i < list.length; i += EMBED_BATCH) {
-      const part = list.slice(i, i + EMBED_BATCH);
-      const vecs = await embedder.embed(
-        part.map(([t]) => t),
-        'doc',
-      );
-      vdb.addVectors(
-        fp,
-        part.map(([, hash], j) => ({ hash, vec: vecs[j]! })),
-      );
-      embedded += part.length;
-    }
-  }
-  for (;;) {
-    const rows = store
-      .stmt(
-        `SELECT id, session_id, content FROM messages WHERE ${ROLE_SQL} AND id > ? ORDER BY id LIMIT ?`,
-      )
-      .all(after, PAGE) as { id: number; session_id: string; content: string }[];
-    if (rows.length === 0) break;
-    const texts = rows.map((r) => canonical(r.content));
-    await embedTexts(texts);
-    // Units after their vectors: an interrupted pass resumes from the last linked message.
-    vdb.addUnits(
-      key,
-      rows.map((r, i) => ({ id: r.id, session_id: r.session_id, hash: textHash(texts[i]!) })),
-    );
-    after = rows.at(-1)!.id;
-    done += rows.length;
-    onProgress(progress());
-    if (performance.now() >= until) break;
-  }
-  return progress();
+  return embedUnits(unitSource(store), vdb, embedder, onProgress, until);
 }
 
 const matrices = new Map<string, { stamp: string; m: VectorMatrix }>();
@@ -165,7 +81,11 @@ const matrices = new Map<string, { stamp: string; m: VectorMatrix }>();
  * join over all of them, most of a warm search's time at 100k messages).
  */
 export function storeMatrix(store: Store, vdb: VectorDb, fingerprint: string): VectorMatrix {
-  const key = storeKey(store);
+  return unitMatrix(vdb, storeKey(store), fingerprint);
+}
+
+/** The matrix of one units namespace (a store, the agents' index), kept while vectors.db is unchanged. */
+export function unitMatrix(vdb: VectorDb, key: string, fingerprint: string): VectorMatrix {
   const k = `${vdb.path}\n${key}\n${fingerprint}`;
   const stamp = fileStamp(vdb.path);
   const hit = matrices.get(k);

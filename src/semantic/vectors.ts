@@ -149,6 +149,19 @@ export class VectorDb {
     unitCounts.set(key, { stamp, count });
     return count;
   }
+  /** The text hash each of `ids` of `store` is linked to (a hit is checked against its message's text). */
+  unitHashes(store: string, ids: readonly number[]): Map<number, Buffer> {
+    const rows = this.db
+      .prepare(
+        `SELECT message_id AS id, hash FROM units WHERE store = ? AND message_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(store, JSON.stringify(ids)) as { id: number; hash: Buffer }[];
+    return new Map(rows.map((r) => [r.id, r.hash]));
+  }
+  /** Forgets every unit of `store` (its ids now name other messages); the vectors stay. */
+  dropUnits(store: string): void {
+    this.db.prepare(`DELETE FROM units WHERE store = ?`).run(store);
+  }
   hasVector(fingerprint: string, hash: Buffer): boolean {
     return (
       this.db

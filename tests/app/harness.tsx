@@ -143,7 +143,7 @@ export async function startHarness(
     ...(opts.here ? { here: opts.here } : {}),
     ...(opts.startHere ? { startHere: true } : {}),
     ...(opts.embedder
-      ? { embedder: opts.embedder, semantic: () => import('../../src/semantic/answer.js') }
+      ? { embedder: opts.embedder, semantic: () => import('../../src/semantic/doors.js') }
       : {}),
     ...(opts.agents ? { agents: opts.agents } : {}),
     ...(opts.profiles ? { profiles: () => opts.profiles ?? [] } : {}),

@@ -22,6 +22,7 @@ import { benchOpencodeEvents } from './opencodeEvents.js';
 import { benchPostgres } from './postgres.js';
 import { benchSemantic } from './semantic.js';
 import { benchEmbedRate } from './embedRate.js';
+import { benchAgentsSemantic } from './agentsSemantic.js';
 import { benchSsh } from './ssh.js';
 import { benchStartup } from './startup.js';
 import { fmt, median, row } from './stats.js';
@@ -32,7 +33,7 @@ const BENCH_DIR = resolve(process.env.LOOKBACK_BENCH_DIR ?? join(ROOT, '.bench')
 const SESSIONS = Number(process.env.LOOKBACK_BENCH_SESSIONS ?? 4000);
 const MESSAGES = Number(process.env.LOOKBACK_BENCH_MESSAGES ?? 220_000);
 const RUNS = Number(process.env.LOOKBACK_BENCH_RUNS ?? 30);
-/** Sections to run, comma-separated (store, startup, first, keys, memory, agents, opencode, mcp, postgres, ssh, semantic, embed); all but agents, opencode, postgres, ssh, semantic and embed by default. */
+/** Sections to run, comma-separated (store, startup, first, keys, memory, agents, opencode, mcp, postgres, ssh, semantic, embed, agentsem); all but agents, opencode, postgres, ssh, semantic, embed and agentsem by default. */
 const ONLY = new Set(
   (process.env.LOOKBACK_BENCH_ONLY ?? 'store,startup,first,keys,memory,mcp').split(','),
 );
@@ -212,3 +213,5 @@ if (ONLY.has('ssh')) await benchSsh();
 if (ONLY.has('semantic')) await benchSemantic(BENCH_DIR, RUNS);
 // Embedding documents/s: a model2vec of a real model's shape, raw and in the app's embed worker (LOOKBACK_BENCH_ONLY=embed).
 if (ONLY.has('embed')) await benchEmbedRate(BENCH_DIR);
+// Search by meaning over the other agents' index: embed rate and warm hybrid (LOOKBACK_BENCH_ONLY=agentsem).
+if (ONLY.has('agentsem')) await benchAgentsSemantic(BENCH_DIR, RUNS);

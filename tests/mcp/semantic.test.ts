@@ -104,8 +104,8 @@ describe('session_search mode', () => {
       ],
       [
         withModel,
-        { query: 'cat', mode: 'semantic', agent: 'claude' },
-        'mode "semantic" searches one Hermes store: pass agent="hermes" (or profile=); the other agents\' index has no vectors yet',
+        { query: 'cat', mode: 'semantic', agent: 'all' },
+        'mode "semantic" searches one source: pass agent="hermes" (or profile=), or agent="AGENT" for another agent\'s history',
       ],
       [withModel, { query: 'cat', mode: 'vector' }, 'bad arguments: mode:'],
     ];

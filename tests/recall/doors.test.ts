@@ -124,17 +124,24 @@ describe('one question, four doors', () => {
       expect(m.json).toEqual(c.json());
       expect(m.json.mode_realized).toBe(mode);
     }
-    // Without agent every history answers, and the other agents' index has no vectors yet.
+    // Without agent every history answers: more than one source, refused alike at both doors.
     const c = lookback(['search', 'payment', '--mode', 'semantic'], env);
     expect(c.code).toBe(2);
-    expect(c.stderr).toMatch(
-      /^lookback: --mode semantic searches one Hermes store: .*no vectors yet\)\n/,
-    );
+    expect(c.stderr).toMatch(/^lookback: --mode semantic searches one source: [^\n]*history\n/);
     const m = await call(server, { query: 'payment', mode: 'semantic' });
     expect(m.isError).toBe(true);
-    expect(String(m.json.error)).toMatch(
-      /^mode "semantic" searches one Hermes store: .*no vectors yet$/,
-    );
+    expect(String(m.json.error)).toMatch(/^mode "semantic" searches one source: .*history$/);
+    // One other agent: its history in lookback's index, the same answer at both doors.
+    for (const mode of ['semantic', 'hybrid']) {
+      const a = cli(['search', 'checkout charge', '--agent', 'claude', '--mode', mode]);
+      expect(a.code, a.stderr).toBe(0);
+      const fromMcp = await call(server, { query: 'checkout charge', agent: 'claude', mode });
+      expect(fromMcp.json).toEqual(a.json());
+      expect(a.json().mode_realized).toBe(mode);
+      const results = a.json().results as Obj[];
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((r) => r.agent === 'claude')).toBe(true);
+    }
   });
 
   it('scroll and read take every anchor form at every door', async () => {

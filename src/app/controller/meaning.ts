@@ -11,6 +11,7 @@ import type { QueryResponse } from '../data/queries.js';
 import { formatCount } from '../../text/format.js';
 import type { Meaning, ResultItem } from '../model.js';
 import type { Ctx } from './ctx.js';
+import type { AppFilters } from '../data/filters.js';
 
 const NEXT: Record<Meaning, Meaning> = {
   lexical: 'hybrid',
@@ -34,29 +35,46 @@ export function cycleMeaning(ctx: Ctx, searchChanged: (ctx: Ctx) => void): void 
   ctx.setStatus(
     next === 'lexical'
       ? 'search: lexical (words)'
-      : `search: ${next} (${next === 'hybrid' ? 'words and meaning fused' : 'by meaning alone'}) over this Hermes store, with ${ctx.o.embedder}${part}`,
+      : `search: ${next} (${next === 'hybrid' ? 'words and meaning fused' : 'by meaning alone'}) over ${ctx.o.noHermes ? "the other agents' histories" : 'this Hermes store, or the other agents an agent: chip names'}, with ${ctx.o.embedder}${part}`,
   );
   searchChanged(ctx);
 }
 
 /**
- * What the vector leg cannot apply (filters, a sort, roles, other agents or
- * profiles): one line, as MCP and the command line refuse it; null when none.
+ * The other agents a search by meaning reads instead of the Hermes store: the
+ * ones the `agent:` chip names when it names no Hermes, every one shown when
+ * there is no Hermes store ([]: the worker's list); null: the Hermes store.
+ */
+function agentsAsked(ctx: Ctx, line: { store: AppFilters }): string[] | null {
+  const named = line.store.agents ?? [];
+  if (named.length > 0 && !named.includes('hermes')) return [...named];
+  if (ctx.o.noHermes) return [];
+  return null;
+}
+
+/**
+ * What the vector leg cannot apply (filters, a sort, roles, Hermes and other
+ * agents at once, the every-profile view): one line, as MCP and the command
+ * line refuse it; null when none.
  */
 function refusal(
   ctx: Ctx,
   mode: Exclude<Meaning, 'lexical'>,
-  line: { filtered: boolean; roles: string[] | null | undefined },
+  line: { filtered: boolean; roles: string[] | null | undefined; store: AppFilters },
 ): string | null {
   const s = ctx.state;
+  // The `agent:` chip alone is no filter here: it picks the source (agentsAsked).
+  const { agents: named, ...rest } = line.store;
+  const otherChips = Object.values(rest).some(
+    (v) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0),
+  );
   const asked = [
-    ...(line.filtered ? ['filters'] : []),
+    ...(line.filtered && (otherChips || named === undefined) ? ['filters'] : []),
+    ...(named?.includes('hermes') && named.length > 1 ? ['Hermes and other agents at once'] : []),
     ...(s.search.sort !== 'relevance' ? ['a sort'] : []),
     ...(line.roles || s.search.tools ? ['roles (tool output)'] : []),
     ...(s.everyProfile ? ['the every-profile view'] : []),
   ];
-  if (ctx.o.noHermes)
-    return `${mode} search reads a Hermes store and there is none here (the other agents' index has no vectors yet): press v for lexical`;
   if (asked.length === 0) return null;
   return `${mode} search does not take ${asked.join(', ')} yet (the vector leg cannot apply ${asked.length === 1 ? 'it' : 'them'}); refused: press v for lexical`;
 }
@@ -65,7 +83,7 @@ function refusal(
 export function requestMeaning(
   ctx: Ctx,
   gen: number,
-  line: { text: string; filtered: boolean; roles: string[] | null | undefined },
+  line: { text: string; filtered: boolean; roles: string[] | null | undefined; store: AppFilters },
 ): void {
   const mode = ctx.state.search.meaning;
   const spec = ctx.o.embedder;
@@ -76,6 +94,7 @@ export function requestMeaning(
     return loaded(ctx, gen, ctx.state.search.text, [], refused);
   }
   const e = ctx.state.embedding;
+  const agents = agentsAsked(ctx, line);
   ctx.client.request({
     kind: 'meaning',
     generation: gen,
@@ -86,6 +105,7 @@ export function requestMeaning(
     limit: SEARCH_LIMIT,
     // The background worker embeds: the search only reads the vectors there are.
     background: e !== null && e.failed === undefined,
+    ...(agents !== null ? { agents } : {}),
   });
 }
 

@@ -118,7 +118,8 @@ function contextOf(c: AppConv, messages: number): ConversationContext {
   };
 }
 
-function hitItem(h: AppHit, terms: readonly string[], at: IndexPlace): ResultItem {
+/** A hit as the results pane's row (also the search by meaning's, src/app/data/meaning.ts). */
+export function hitItem(h: AppHit, terms: readonly string[], at: IndexPlace = HERE): ResultItem {
   const sid = sidOf(h.conv, at);
   const id = agentMessageId(h.conv.id, h.msg.ordinal, at.slot);
   return {

@@ -6,7 +6,12 @@
  * semantic rank, the cosine similarity and its quality word), read from the
  * answer's score_parts and nothing else.
  */
+import Database from 'better-sqlite3';
+import { IndexReader } from '../../agents/appReads.js';
+import { isAgent, type Agent } from '../../agents/model.js';
+import type { semanticAgentsSearch } from '../../semantic/agents.js';
 import type { semanticSearch } from '../../semantic/answer.js';
+import { hitItem } from './agentSource.js';
 import type { Store } from '../../store/store.js';
 import { rootResolver } from '../../store/lineage.js';
 import type { Json } from '../../store/recall.js';
@@ -23,7 +28,10 @@ import { formatCount } from '../../text/format.js';
  * (src/cli/lazy.ts), since the app's CommonJS bundle may hold no import() and
  * the model code stays out of the app's start.
  */
-export type LoadSemantic = () => Promise<{ semanticSearch: typeof semanticSearch }>;
+export type LoadSemantic = () => Promise<{
+  semanticSearch: typeof semanticSearch;
+  semanticAgentsSearch: typeof semanticAgentsSearch;
+}>;
 
 export interface MeaningAnswer {
   items: ResultItem[];
@@ -133,17 +141,22 @@ export async function answerMeaning(
   req: Extract<QueryRequest, { kind: 'meaning' }>,
   post: (r: QueryResponse) => void,
   load: LoadSemantic,
+  /** The other agents' index and the agents shown, when the app shows them (a request with `agents` reads it). */
+  index?: { file: string; agents: readonly Agent[] },
 ): Promise<void> {
   try {
-    const a = await searchByMeaning(
-      store,
-      req.query,
-      req.mode,
-      req.embedder,
-      req.limit,
-      load,
-      req.background,
-    );
+    const a =
+      req.agents && index
+        ? await agentsByMeaning(index, req, load)
+        : await searchByMeaning(
+            store,
+            req.query,
+            req.mode,
+            req.embedder,
+            req.limit,
+            load,
+            req.background,
+          );
     post({ kind: 'meaning', generation: req.generation, forText: req.forText, ...a });
   } catch (err) {
     post({
@@ -154,5 +167,71 @@ export async function answerMeaning(
     });
   } finally {
     post({ kind: 'done', generation: req.generation, request: 'meaning' });
+  }
+}
+
+/**
+ * The hybrid/semantic answer over the other agents' index (src/semantic/agents.ts,
+ * as `lookback search --agent AGENT --mode …`), its rows as the agents' rows of
+ * the results pane (their ids from src/ids/app.ts), each saying why it matched.
+ * The index is opened for this answer and closed after it.
+ */
+async function agentsByMeaning(
+  { file, agents: shown }: { file: string; agents: readonly Agent[] },
+  req: Extract<QueryRequest, { kind: 'meaning' }>,
+  load: LoadSemantic,
+): Promise<MeaningAnswer> {
+  // The agents the `agent:` chip names, else every one the app shows.
+  const named = (req.agents ?? []).filter(isAgent);
+  const agents: Agent[] = named.length > 0 ? named : [...shown];
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  let answer: Record<string, Json>;
+  try {
+    answer = await (
+      await load()
+    ).semanticAgentsSearch(db, agents, req.query, {
+      mode: req.mode,
+      embedder: req.embedder,
+      limit: req.limit,
+      ...(req.background ? { embed: false } : {}),
+    });
+  } finally {
+    db.close();
+  }
+  const reader = new IndexReader(file, agents);
+  const terms = termsFromQuery(req.query);
+  try {
+    const items: ResultItem[] = [];
+    for (const r of (answer.results ?? []) as Entry[]) {
+      const conv = reader.conversation(String(r.agent), String(r.session_id));
+      const msg = conv ? reader.messageByAnchor(conv.id, String(r.match_message_id)) : null;
+      if (!conv || !msg) continue;
+      const item = hitItem({ conv, msg, snippet: '' }, []);
+      const raw = typeof r.snippet === 'string' ? r.snippet : '';
+      const marked = parseSnippetMarkers(raw, '>>>', '<<<', sanitizeLine);
+      const why = whyMatched(r.score_parts as Entry | undefined);
+      items.push({
+        ...item,
+        snippet: marked.some((x) => x.hit)
+          ? marked
+          : splitHighlights(marked.map((x) => x.text).join(''), terms),
+        ...(r.match !== undefined ? { relaxed: true } : {}),
+        ...(r.taken_back === true ? { takenBack: true } : {}),
+        ...(why ? { why } : {}),
+      });
+    }
+    const notes = [
+      typeof answer.fallback_reason === 'string'
+        ? `hybrid fell back to lexical: ${answer.fallback_reason}`
+        : null,
+      req.background
+        ? partNote(answer.embedded)
+        : typeof answer.embedding_note === 'string'
+          ? answer.embedding_note
+          : null,
+    ].filter((x): x is string => x !== null);
+    return { items, note: notes.length > 0 ? clean(notes.join('; ')) : null };
+  } finally {
+    reader.close();
   }
 }

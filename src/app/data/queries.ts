@@ -76,6 +76,8 @@ export type QueryRequest =
       limit: number;
       /** The background worker embeds: the search embeds nothing and says how much is done. */
       background: boolean;
+      /** Over the other agents' index instead of the Hermes store: these agents (src/semantic/agents.ts). */
+      agents?: string[];
     }
   | {
       kind: 'recent';

@@ -1,6 +1,7 @@
 /**
  * The app's embed worker (issue 22): embeds the Hermes store's new messages for
- * search by meaning in the background, incrementally (src/semantic/hermes.ts
+ * search by meaning in the background, then the other agents' index's
+ * (src/semantic/agents.ts) when the app shows them, incrementally (src/semantic/hermes.ts
  * embedStore goes on from the last message linked), and posts its progress.
  * Low priority: the thread asks the OS for the lowest priority where it can
  * (Linux: a thread's own nice value), and it runs in slices of about
@@ -10,11 +11,14 @@
  * store is only read, in short statements. Asked to stop, it stops at the next
  * batch the model is handed (the batch it is in is kept: vectors, then units).
  */
-import { readlinkSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { EMBED_PAUSE_MS, EMBED_RECHECK_MS, EMBED_SLICE_MS } from '../../budgets.js';
 import { vectorsPath } from '../../semantic/answer.js';
+import { embedAgents } from '../../semantic/agents.js';
+import type { EmbedProgress } from '../../semantic/embedPass.js';
 import { embedStore } from '../../semantic/hermes.js';
 import { openEmbedder } from '../../semantic/spec.js';
 import type { Embedder } from '../../semantic/types.js';
@@ -26,6 +30,8 @@ export interface EmbedInit {
   path: string;
   profile: string;
   plan?: OpenPlan;
+  /** The other agents' index, embedded after the Hermes store (its messages in their own namespace). */
+  index?: string;
   /** The embedder's spec (--embedder, LOOKBACK_EMBEDDER). */
   embedder: string;
   /** vectors.db; default as the search's (LOOKBACK_VECTORS_DB, else the cache folder). */
@@ -39,6 +45,17 @@ export type EmbedMessage =
   | { kind: 'progress'; done: number; total: number; embedded: number; docsPerSecond: number }
   | { kind: 'error'; message: string }
   | { kind: 'stopped' };
+
+/** Two passes' progress as one (the Hermes store's and the agents' index's). */
+function sum(a: EmbedProgress, b: EmbedProgress): EmbedProgress {
+  return {
+    done: a.done + b.done,
+    total: a.total + b.total,
+    embedded: a.embedded + b.embedded,
+    docsPerSecond: a.docsPerSecond + b.docsPerSecond,
+    model: a.model,
+  };
+}
 
 /** Stops the pass at the next batch it hands the model. */
 class Stopped extends Error {}
@@ -119,13 +136,30 @@ if (port) {
         (q) => post({ kind: 'progress', ...q }),
         t0 + slice,
       );
-      post({ kind: 'progress', ...p });
+      let all = p;
+      // The Hermes store first; then, in what is left of the slice, the other agents' index.
+      if (init.index && p.done >= p.total && !stopping && existsSync(init.index)) {
+        const index = new Database(init.index, { readonly: true, fileMustExist: true });
+        try {
+          const a = await embedAgents(
+            index,
+            vdb,
+            guarded,
+            (q) => post({ kind: 'progress', ...sum(p, q) }),
+            t0 + slice,
+          );
+          all = sum(p, a);
+        } finally {
+          index.close();
+        }
+      }
+      post({ kind: 'progress', ...all });
       store.close();
       vdb.close();
       store = null;
       vdb = null;
       if (stopping) return stop();
-      later(p.done < p.total ? Math.max(pause, 2 * (performance.now() - t0)) : recheck);
+      later(all.done < all.total ? Math.max(pause, 2 * (performance.now() - t0)) : recheck);
     } catch (err) {
       vdb?.close();
       store?.close();

@@ -55,7 +55,7 @@ if (port) {
     if (!store) return;
     // By meaning: asynchronous (a model, maybe a server); the client sends one request at a time.
     if (req.kind === 'meaning')
-      void answerMeaning(store, req, post, () => import('../../semantic/answer.js'));
+      void answerMeaning(store, req, post, () => import('../../semantic/doors.js'), init.index);
     else answerQuery(store, req, post, agents, openRef, hostIndexes?.open ?? null);
   });
 }

@@ -1,0 +1,357 @@
+/**
+ * Search by meaning over lookback's index of the other agents' histories
+ * (src/agents): the embed pass reads the index's user and assistant messages
+ * into vectors.db under the index's own units namespace (src/ids/units.ts),
+ * and the answer is the Hermes one's (src/semantic/answer.ts): the same scan,
+ * the same fusion (`hybrid()`) with the agents' relaxed lexical leg, the same
+ * `score_parts`, in the agents' answer shape (`agent`, anchors as message ids).
+ *
+ * The index numbers its messages itself and may renumber them (a rebuild, a
+ * conversation read again): a unit is used only while its message still holds
+ * the text it was embedded from (its hash), and when the last linked message
+ * no longer does, the units are linked again from the start; vectors are
+ * keyed by text, so nothing is embedded twice.
+ */
+import type Database from 'better-sqlite3';
+import { SEARCH_EMBED_BUDGET_MS } from '../budgets.js';
+import { agentsUnits } from '../ids/units.js';
+import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from '../agents/model.js';
+import { inList } from '../agents/queries.js';
+import { searchAgentsJson } from '../agents/recall.js';
+import type { Json } from '../store/recall.js';
+import { isoTime } from '../store/time.js';
+import { sanitize } from '../text/sanitize.js';
+import {
+  embedUnits,
+  unitCounts,
+  type EmbedProgress,
+  type UnitRow,
+  type UnitSource,
+} from './embedPass.js';
+import { hybrid } from './fuse.js';
+import { unitMatrix, SEMANTIC_POOL } from './hermes.js';
+import {
+  coverageNote,
+  embedBudget,
+  embedderFor,
+  quality,
+  vectorsPath,
+  type Coverage,
+  type SemanticOptions,
+} from './answer.js';
+import { EmbedError, type Embedder } from './types.js';
+import { canonical, nearest, textHash, VectorDb, type VectorMatrix } from './vectors.js';
+
+/** What is embedded: what a person or the agent said (a copy is never a hit, so never embedded). */
+const UNIT_SQL = `role IN ('user', 'assistant') AND text <> '' AND flags & ${FLAG.copied} = 0`;
+/** Injected context and bookkeeping rows stay out of default answers, as in the lexical search. */
+const QUIET_KINDS = `('injected', 'meta')`;
+
+/** The units namespace of the index `db` is (its file). */
+export function indexKey(db: Database.Database): string {
+  return agentsUnits(db.name);
+}
+
+/** What the embed pass reads from the agents' index. */
+export function agentsUnitSource(db: Database.Database): UnitSource {
+  const rows = (sql: string, ...params: unknown[]) =>
+    db
+      .prepare(
+        `SELECT id, CAST(conv_id AS TEXT) AS session_id, text AS content FROM messages ${sql}`,
+      )
+      .all(...params) as UnitRow[];
+  return {
+    key: indexKey(db),
+    page: (after, n) => rows(`WHERE ${UNIT_SQL} AND id > ? ORDER BY id LIMIT ?`, after, n),
+    byIds: (ids) => rows(`WHERE id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids)),
+    countAfter: (after) =>
+      db
+        .prepare(`SELECT count(*) FROM messages WHERE ${UNIT_SQL} AND id > ?`)
+        .pluck()
+        .get(after) as number,
+  };
+}
+
+/**
+ * The units still name the index's messages: the last one linked holds the
+ * text it was linked with. Else (the index rebuilt, the newest conversation
+ * read again) they are dropped and linked again from the first message.
+ */
+function checkLinks(db: Database.Database, vdb: VectorDb): void {
+  const key = indexKey(db);
+  const last = vdb.lastUnit(key);
+  if (last === 0) return;
+  const text = db.prepare(`SELECT text FROM messages WHERE id = ?`).pluck().get(last) as
+    string | undefined;
+  const linked = vdb.unitHashes(key, [last]).get(last);
+  if (text === undefined || !linked || !textHash(canonical(text)).equals(linked))
+    vdb.dropUnits(key);
+}
+
+/** Embeds the index's messages that have no vector yet (src/semantic/embedPass.ts). */
+export function embedAgents(
+  db: Database.Database,
+  vdb: VectorDb,
+  embedder: Embedder,
+  onProgress: (p: EmbedProgress) => void = () => {},
+  until = Infinity,
+): Promise<EmbedProgress> {
+  checkLinks(db, vdb);
+  return embedUnits(agentsUnitSource(db), vdb, embedder, onProgress, until);
+}
+
+/** A message row of the index with its conversation, as a hit is shown. */
+interface HitRow {
+  id: number;
+  conv_id: number;
+  anchor: string;
+  role: string;
+  text: string;
+  flags: number;
+  agent: string;
+  native_id: string;
+  parent_native_id: string | null;
+  title: string | null;
+  source: string | null;
+  model: string | null;
+  started_at: number | null;
+  gone: number;
+}
+
+const HIT_SQL = `SELECT m.id, m.conv_id, m.anchor, m.role, m.text, m.flags, c.agent, c.native_id,
+  c.parent_native_id, c.title, c.source, c.model, c.started_at, c.gone
+  FROM messages m JOIN conversations c ON c.id = m.conv_id`;
+
+/** A conversation's key in the fusion: its agent and its own id. */
+const convKey = (agent: string, nativeId: string): string => `${agent}\n${nativeId}`;
+
+export interface AgentHit {
+  key: string;
+  row: HitRow;
+  cos: number;
+}
+
+/**
+ * The conversations of `agents` nearest to `q`, best message first: the
+ * nearest messages of the matrix, each kept only if its message is still
+ * there with the text it was embedded from and visible as a lexical hit would
+ * be (taken back, injected and bookkeeping rows only with `all`).
+ */
+export function agentConversations(
+  db: Database.Database,
+  vdb: VectorDb,
+  m: VectorMatrix,
+  q: Float32Array,
+  agents: readonly Agent[],
+  limit: number,
+  all = false,
+): AgentHit[] {
+  const pool = nearest(m, q, Math.max(4 * limit, SEMANTIC_POOL));
+  const ids = pool.map((p) => m.ids[p.row]!);
+  const visible = all
+    ? `m.flags & ${FLAG.copied} = 0`
+    : `m.flags & ${OUT_OF_TRANSCRIPT} = 0 AND m.kind NOT IN ${QUIET_KINDS}`;
+  const rows = new Map(
+    (
+      db
+        .prepare(
+          `${HIT_SQL} WHERE m.id IN (SELECT value FROM json_each(?)) AND ${visible} AND c.agent IN ${inList(agents)}`,
+        )
+        .all(JSON.stringify(ids)) as HitRow[]
+    ).map((r) => [r.id, r]),
+  );
+  const linked = vdb.unitHashes(indexKey(db), [...rows.keys()]);
+  const out = new Map<string, AgentHit>();
+  for (const p of pool) {
+    const row = rows.get(m.ids[p.row]!);
+    if (!row) continue;
+    const hash = linked.get(row.id);
+    if (!hash || !textHash(canonical(row.text)).equals(hash)) continue;
+    const key = convKey(row.agent, row.native_id);
+    if (!out.has(key)) out.set(key, { key, row, cos: p.cos });
+    if (out.size >= limit) break;
+  }
+  return [...out.values()];
+}
+
+/** Conversations each leg hands to the fusion, as over a Hermes store. */
+const POOL = 50;
+/** Characters of the anchored message shown as a semantic hit's snippet. */
+const SNIPPET_CHARS = 200;
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/**
+ * `lookback search --agent AGENT --mode semantic|hybrid` over the agents'
+ * index: the same answer as over a Hermes store (answer.ts semanticSearch),
+ * each hit in the agents' shape with `agent` and its anchor as
+ * `match_message_id`.
+ */
+export async function semanticAgentsSearch(
+  db: Database.Database,
+  agents: readonly Agent[],
+  query: string,
+  opts: SemanticOptions,
+): Promise<Record<string, Json>> {
+  const q = query.trim();
+  const lexical = (n: number) =>
+    searchAgentsJson(db, q, agents, { limit: n, all: opts.all ?? false });
+  let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
+  let coverage: Coverage = { embedded: 0, messages: 0 };
+  let hits: AgentHit[];
+  const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
+  try {
+    const embedder =
+      typeof opts.embedder === 'string' ? await embedderFor(opts.embedder) : opts.embedder;
+    model = embedder.id;
+    const budget = opts.embedBudgetMs ?? embedBudget() ?? SEARCH_EMBED_BUDGET_MS;
+    const p =
+      opts.embed === false
+        ? unitCounts(agentsUnitSource(db), vdb)
+        : await embedAgents(db, vdb, embedder, opts.onProgress, performance.now() + budget);
+    const [qv] = await embedder.embed([q], 'query');
+    const m = unitMatrix(vdb, indexKey(db), embedder.fingerprint);
+    coverage = { embedded: Math.min(m.ids.length, p.total), messages: p.total };
+    hits = agentConversations(
+      db,
+      vdb,
+      m,
+      qv!,
+      agents,
+      opts.mode === 'semantic' ? opts.limit : POOL,
+      opts.all,
+    );
+  } catch (err) {
+    if (!(err instanceof EmbedError) || opts.mode === 'semantic') throw err;
+    const lex = lexical(opts.limit);
+    return {
+      ...shape(q, 'lexical', model, coverage, lexicalRows(db, lex)),
+      mode_requested: 'hybrid',
+      fallback_reason: err.message,
+    };
+  } finally {
+    vdb.close();
+  }
+  const lex = opts.mode === 'hybrid' ? lexicalItems(db, lexical(POOL)) : [];
+  const fused = hybrid<Item>(
+    lex,
+    hits.map((h) => ({
+      key: h.key,
+      item: { row: h.row, snippet: null, cos: h.cos, relaxed: true },
+    })),
+    opts.limit,
+  );
+  const rows: Row[] = fused.map((f) => ({
+    row: (f.lexical ?? f.semantic!).row,
+    snippet: f.lexical?.snippet ?? null,
+    match:
+      f.lexical && !f.lexical.relaxed
+        ? null
+        : f.lexical && f.semantic
+          ? 'lex+sem'
+          : f.lexical
+            ? 'relaxed'
+            : 'semantic',
+    parts: {
+      lexical_rank: f.lexical_rank,
+      semantic_rank: f.semantic_rank,
+      cosine: f.semantic?.cos != null ? round(f.semantic.cos) : null,
+      ...(f.semantic?.cos != null ? { quality: quality(f.semantic.cos) } : {}),
+      fused: round(f.fused),
+    },
+  }));
+  return { ...shape(q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
+}
+
+interface Item {
+  row: HitRow;
+  snippet: string | null;
+  cos: number | null;
+  relaxed: boolean;
+}
+
+interface Row {
+  row: HitRow;
+  snippet: string | null;
+  match: 'relaxed' | 'semantic' | 'lex+sem' | null;
+  parts: Record<string, Json>;
+}
+
+type Entry = Record<string, Json>;
+
+/** The lexical answer's hits with their index rows (found by agent, conversation and anchor). */
+function lexicalItems(
+  db: Database.Database,
+  answer: Record<string, Json>,
+): { key: string; item: Item; exact: boolean }[] {
+  const byAnchor = db.prepare(`${HIT_SQL} WHERE c.agent = ? AND c.native_id = ? AND m.anchor = ?`);
+  const out: { key: string; item: Item; exact: boolean }[] = [];
+  for (const r of (answer.results ?? []) as Entry[]) {
+    const row = byAnchor.get(String(r.agent), String(r.session_id), String(r.match_message_id)) as
+      HitRow | undefined;
+    if (!row) continue;
+    const relaxed = r.match === 'relaxed';
+    out.push({
+      key: convKey(row.agent, row.native_id),
+      item: { row, snippet: typeof r.snippet === 'string' ? r.snippet : '', cos: null, relaxed },
+      exact: !relaxed,
+    });
+  }
+  return out;
+}
+
+function lexicalRows(db: Database.Database, answer: Record<string, Json>): Row[] {
+  return lexicalItems(db, answer).map((l, i) => ({
+    row: l.item.row,
+    snippet: l.item.snippet,
+    match: l.item.relaxed ? 'relaxed' : null,
+    parts: { lexical_rank: i + 1, semantic_rank: null, cosine: null },
+  }));
+}
+
+function shape(
+  q: string,
+  realized: 'lexical' | 'semantic' | 'hybrid',
+  model: string,
+  coverage: Coverage,
+  rows: readonly Row[],
+): Record<string, Json> {
+  const results = rows.map(({ row: r, snippet, match, parts }) => {
+    const entry: Entry = {
+      session_id: r.native_id,
+      when: isoTime(r.started_at === null ? null : r.started_at / 1000),
+      source: r.source ?? r.agent,
+      model: r.model ?? 'unknown',
+      title: r.title,
+      matched_role: r.role,
+      match_message_id: r.anchor,
+      // A semantic hit has no matched words: the head of the message it anchors to.
+      snippet: sanitize(snippet ?? r.text.replace(/\s+/g, ' ').slice(0, SNIPPET_CHARS)),
+      agent: r.agent,
+    };
+    if (r.parent_native_id) entry.parent_session_id = r.parent_native_id;
+    if (r.gone) entry.gone = true;
+    if (r.flags & TAKEN_BACK) entry.taken_back = true;
+    if (match) entry.match = match;
+    entry.score_parts = parts;
+    return entry;
+  });
+  return {
+    success: true,
+    mode: 'discover',
+    query: q,
+    mode_realized: realized,
+    ...(realized !== 'lexical'
+      ? {
+          embedder: model,
+          vectors: coverage.embedded,
+          embedded: { messages: coverage.embedded, of: coverage.messages },
+          ...(coverage.embedded < coverage.messages
+            ? { embedding_note: coverageNote(coverage) }
+            : {}),
+        }
+      : {}),
+    results,
+    count: results.length,
+    ...(results.length === 0 ? { message: 'No matching sessions found.' } : {}),
+  };
+}
