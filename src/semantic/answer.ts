@@ -16,6 +16,7 @@ import { isoTime } from '../store/time.js';
 import { sanitize } from '../text/sanitize.js';
 import { hybrid } from './fuse.js';
 import {
+  conversationCosines,
   embedCounts,
   embedStore,
   semanticConversations,
@@ -95,6 +96,9 @@ export async function semanticSearch(
   const q = query.trim();
   const lexical = (n: number) => discover(store, q, { limit: n, views: false, relaxed: true });
   let hits: ReturnType<typeof semanticConversations>;
+  /** Each candidate conversation's best message by cosine (the blend judges lexical hits on it too). */
+  let cosines: (roots: readonly string[]) => ReturnType<typeof conversationCosines> = () =>
+    new Map();
   let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
   let coverage: Coverage = { embedded: 0, messages: 0 };
   const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
@@ -111,6 +115,7 @@ export async function semanticSearch(
     const [qv] = await embedder.embed([q], 'query');
     const m = storeMatrix(store, vdb, embedder.fingerprint);
     coverage = { embedded: Math.min(m.ids.length, p.total), messages: p.total };
+    cosines = (roots) => conversationCosines(store, m, qv!, roots);
     hits = semanticConversations(
       store,
       m,
@@ -137,6 +142,12 @@ export async function semanticSearch(
     cos: number | null;
     relaxed: boolean;
   };
+  const cos = cosines([
+    ...new Set([
+      ...lex.map((r) => r.parent_session_id ?? r.session_id),
+      ...hits.map((h) => h.root),
+    ]),
+  ]);
   const fused = hybrid<Item>(
     lex.map((r) => ({
       key: r.parent_session_id ?? r.session_id,
@@ -158,8 +169,18 @@ export async function semanticSearch(
         cos: h.cos,
         relaxed: true,
       },
+      cos: h.cos,
     })),
     opts.limit,
+    (key) => {
+      const c = cos.get(key);
+      return c
+        ? {
+            cos: c.cos,
+            item: { session_id: c.session_id, id: c.id, snippet: null, cos: c.cos, relaxed: true },
+          }
+        : null;
+    },
   );
   const rows: Row[] = fused.map((f) => {
     const from = f.lexical ?? f.semantic!;
@@ -170,7 +191,7 @@ export async function semanticSearch(
       match:
         f.lexical && !f.lexical.relaxed
           ? null
-          : f.lexical && f.semantic
+          : f.lexical && f.semantic_rank !== null
             ? 'lex+sem'
             : f.lexical
               ? 'relaxed'
@@ -182,6 +203,10 @@ export async function semanticSearch(
           f.semantic?.cos !== undefined && f.semantic?.cos !== null ? round(f.semantic.cos) : null,
         ...(f.semantic?.cos != null ? { quality: quality(f.semantic.cos) } : {}),
         fused: round(f.fused),
+        // How much the semantic side counted for this query (the blend's confidence in it).
+        ...(opts.mode === 'hybrid' && f.semantic_weight !== undefined
+          ? { semantic_weight: round(f.semantic_weight) }
+          : {}),
       },
     };
   });

@@ -6,17 +6,9 @@
  */
 export const RRF_K = 60;
 
-/**
- * Hybrid's fusion, chosen on the recall benchmark's tune half
- * (`LOOKBACK_RECALL_FUSE`): a small k keeps the lexical leg's first ranks apart,
- * and a semantic rank counts a fifth of a lexical one. With plain RRF (k 60,
- * weight 1) the corpus embedder's semantic leg pushed relaxed hits out of the
- * page: paraphrase Recall@10 0.52 against relaxed lexical's 0.71; fused this way
- * 0.69, with the same CJK gain (0.74 → 0.96) and no exact, identifier or error
- * answer lost. A stronger model may deserve more weight: measure it.
- */
+/** The RRF hybrid shipped before 2026-11-26 evening (`hybridRrf`): k 10, semantic weight 0.2. */
 export const HYBRID_K = 10;
-/** How much a semantic rank counts against a lexical one in hybrid (1: plain RRF). */
+/** How much a semantic rank counts against a lexical one in `hybridRrf` (1: plain RRF). */
 export const SEMANTIC_WEIGHT = 0.2;
 
 export interface Fused<T> {
@@ -27,6 +19,9 @@ export interface Fused<T> {
   semantic_rank: number | null;
   lexical: T | null;
   semantic: T | null;
+  /** Score fusions: the semantic weight this query got, and the standout it was judged on. */
+  semantic_weight?: number;
+  standout?: number;
 }
 
 export function rrf<T>(
@@ -76,13 +71,14 @@ export function rrf<T>(
 }
 
 /**
- * Hybrid: the conversations with every word (exact hits) first, in the
+ * The RRF hybrid (before the confident blend, kept for the benchmark's
+ * before/after): the conversations with every word (exact hits) first, in the
  * lexical order, as the relaxed leg keeps them apart; the rest of the page is
  * the weighted RRF (HYBRID_K, SEMANTIC_WEIGHT) of the relaxed hits and the
  * semantic leg. So an identifier, a path or a quoted phrase that is found keeps
  * its place, and only the "closest" part of the page is fused.
  */
-export function hybrid<T>(
+export function hybridRrf<T>(
   lexical: readonly { key: string; item: T; exact: boolean }[],
   semantic: readonly { key: string; item: T }[],
   limit: number,
@@ -95,6 +91,36 @@ export function hybrid<T>(
     .filter((f) => exact.has(f.key))
     .sort((a, b) => a.lexical_rank! - b.lexical_rank!);
   return [...head, ...fused.filter((f) => !exact.has(f.key))].slice(0, limit);
+}
+
+/**
+ * How far the semantic leg's best candidate stands out from the others, in
+ * standard deviations: (best − mean) / sd of the candidates' cosines (the best
+ * message of every conversation either leg found). A model that understands
+ * the question puts one or two conversations well above the rest; a weak one
+ * (a corpus embedder that mostly echoes word overlap) scores the lexical
+ * leg's candidates about as high as its own, so its best barely stands out.
+ * 0 with fewer than three candidates or no spread.
+ */
+export function semanticStandout(cosines: readonly number[]): number {
+  if (cosines.length < 3) return 0;
+  let sum = 0;
+  let best = -Infinity;
+  for (const c of cosines) {
+    sum += c;
+    if (c > best) best = c;
+  }
+  const mean = sum / cosines.length;
+  let v = 0;
+  for (const c of cosines) v += (c - mean) ** 2;
+  const sd = Math.sqrt(v / cosines.length);
+  return sd > 1e-9 ? (best - mean) / sd : 0;
+}
+
+/** The semantic weight's ramp: none below `from` standard deviations, all of `alpha` from `to`. */
+export interface Confidence {
+  from: number;
+  to: number;
 }
 
 /**
@@ -114,6 +140,8 @@ export function blend<T>(
   limit: number,
   alpha: number,
   k: number,
+  /** Scale alpha by how much the semantic leg's best stands out (`semanticStandout`); absent: alpha as given. */
+  confidence?: Confidence,
 ): Fused<T>[] {
   const fused = rrf(lexical, semantic, k, 1);
   const cos = new Map<string, number>();
@@ -127,10 +155,17 @@ export function blend<T>(
   const vals = [...cos.values()];
   const lo = Math.min(...vals);
   const span = Math.max(...vals) - lo || 1;
+  const z = semanticStandout(vals);
+  const a = confidence
+    ? alpha *
+      Math.min(1, Math.max(0, (z - confidence.from) / (confidence.to - confidence.from || 1e-9)))
+    : alpha;
   for (const f of fused) {
     const lex = f.lexical_rank === null ? 0 : 1 / (1 + (f.lexical_rank - 1) / k);
     const c = cos.get(f.key);
-    f.fused = (1 - alpha) * lex + alpha * (c === undefined ? 0 : (c - lo) / span);
+    f.fused = (1 - a) * lex + a * (c === undefined ? 0 : (c - lo) / span);
+    f.semantic_weight = a;
+    f.standout = z;
   }
   const exact = new Set(lexical.filter((l) => l.exact).map((l) => l.key));
   const head = fused
@@ -145,4 +180,45 @@ export function blend<T>(
         (a.semantic_rank ?? Infinity) - (b.semantic_rank ?? Infinity),
     );
   return [...head, ...rest].slice(0, limit);
+}
+
+/**
+ * The shipped hybrid's blend (tests/bench/recall/README.md, "The confident
+ * blend"): the softest ramp that lost no paraphrase Recall@10 to relaxed
+ * lexical with RI, corpus LSA or USE-lite. With USE-lite paraphrase 0.75 vs
+ * relaxed 0.73 (held-out 0.79 vs 0.75, tune half a tie); with RI at 55k 0.71 =
+ * 0.71, where the unramped blend gave 0.63 and RRF 0.69.
+ */
+export const HYBRID_ALPHA = 0.5;
+export const HYBRID_BLEND_K = 10;
+export const HYBRID_CONFIDENCE: Confidence = { from: 2, to: 4 };
+
+/**
+ * Hybrid, as every door serves it: exact hits (every word) first in lexical
+ * order, then the confident blend of the relaxed hits and the semantic leg:
+ * `blend` with HYBRID_ALPHA scaled by how far the semantic leg's best
+ * candidate stands out (HYBRID_CONFIDENCE). A real sentence model's clear
+ * answer gets the weight; a weak embedder's flat scores leave relaxed lexical's
+ * order nearly as it was.
+ *
+ * `cosOf` gives any candidate conversation its best cosine (`conversationCosines`),
+ * so one the lexical leg found is judged on its similarity too; without it only
+ * the semantic leg's own `cos` are known.
+ */
+export function hybrid<T>(
+  lexical: readonly { key: string; item: T; exact: boolean }[],
+  semantic: readonly { key: string; item: T; cos: number }[],
+  limit: number,
+  cosOf?: (key: string) => { cos: number; item: T } | null,
+): Fused<T>[] {
+  const own = new Map(semantic.map((s) => [s.key, { cos: s.cos, item: s.item }]));
+  return blend(
+    lexical,
+    semantic,
+    cosOf ?? ((key) => own.get(key) ?? null),
+    limit,
+    HYBRID_ALPHA,
+    HYBRID_BLEND_K,
+    HYBRID_CONFIDENCE,
+  );
 }

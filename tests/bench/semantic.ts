@@ -169,7 +169,13 @@ export async function benchSemantic(dir: string, runs: number): Promise<void> {
   const target = Number(process.env.LOOKBACK_BENCH_SEMANTIC_MESSAGES ?? 100_000);
   const path = join(dir, target === 100_000 ? 'semantic-100k.db' : `semantic-${target}.db`);
   if (!existsSync(path))
-    generateStore(path, { layout: 30, sessions: 4000, targetMessages: target, seed: 22 });
+    generateStore(path, {
+      layout: 30,
+      // ~25 messages a session as at 100k; a million messages spread over ~40,000 sessions.
+      sessions: Math.max(4000, Math.round(target / 42.5)),
+      targetMessages: target,
+      seed: 22,
+    });
   const vpath = join(dir, 'semantic-vectors.db');
   for (const f of [vpath, `${vpath}-wal`, `${vpath}-shm`]) rmSync(f, { force: true });
   const store = Store.open(path);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { generateStore } from '../../src/demo/generate.js';
-import { HYBRID_K, SEMANTIC_WEIGHT, hybrid, rrf } from '../../src/semantic/fuse.js';
+import { HYBRID_K, SEMANTIC_WEIGHT, hybridRrf, rrf } from '../../src/semantic/fuse.js';
 import { embedStore, semanticConversations, storeMatrix } from '../../src/semantic/hermes.js';
 import { Model2Vec } from '../../src/semantic/model2vec.js';
 import { VectorDb, nearest, quantise } from '../../src/semantic/vectors.js';
@@ -124,14 +124,14 @@ describe('vectors.db and the semantic leg', () => {
     }
   });
 
-  it('RRF sums 1/(60+rank); hybrid keeps exact hits first', () => {
+  it('RRF sums 1/(60+rank); the RRF hybrid keeps exact hits first', () => {
     const lex = ['a', 'b', 'c'].map((key, i) => ({ key, item: key, exact: i === 0 }));
     const sem = ['c', 'd', 'a'].map((key) => ({ key, item: key }));
     const f = rrf(lex, sem);
     expect(f.map((x) => x.key)).toEqual(['a', 'c', 'b', 'd']);
     expect(f[0]!.fused).toBeCloseTo(1 / 61 + 1 / 63, 9);
     expect(f[1]).toMatchObject({ lexical_rank: 3, semantic_rank: 1 });
-    const h = hybrid(
+    const h = hybridRrf(
       lex.map((l) => ({ ...l, exact: l.key === 'b' })),
       sem,
       3,
@@ -142,7 +142,7 @@ describe('vectors.db and the semantic leg', () => {
     const lex2 = ['x', 'y'].map((key) => ({ key, item: key, exact: false }));
     const sem2 = [{ key: 'z', item: 'z' }];
     expect(rrf(lex2, sem2).map((f) => f.key)).toEqual(['x', 'z', 'y']);
-    const w = hybrid(lex2, sem2, 3);
+    const w = hybridRrf(lex2, sem2, 3);
     expect(w.map((f) => f.key)).toEqual(['x', 'y', 'z']);
     expect(w[2]!.fused).toBeCloseTo(SEMANTIC_WEIGHT / (HYBRID_K + 1), 9);
   });

@@ -61,5 +61,6 @@ describe('recall benchmark (small scale)', () => {
       sem.close();
       store.close();
     }
-  });
+    // A corpus built, embedded and asked 189 questions in three modes: ~15 s alone, 40 s at load 14.
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { buildRecallCorpus, loadRecallCorpus } from './corpus.js';
 import { lexicalModes } from './modes.js';
 import { report } from './report.js';
 import { RandomIndexing } from './randomIndexing.js';
+import { Lsa } from './lsa.js';
 import { semanticModes } from './semanticModes.js';
 import { openUseLite } from './useLite.js';
 import { model2vecThroughput } from './model2vecShape.js';
@@ -51,6 +52,23 @@ const semantic =
                 .iterate() as Iterable<string>,
             ),
         },
+        // LOOKBACK_RECALL_LSA=0 leaves out the corpus LSA control (lsa.ts).
+        ...(process.env.LOOKBACK_RECALL_LSA === '0'
+          ? []
+          : [
+              {
+                name: 'lsa',
+                make: () =>
+                  new Lsa(
+                    store
+                      .stmt(
+                        `SELECT content FROM messages WHERE role IN ('user','assistant') AND content <> ''`,
+                      )
+                      .pluck()
+                      .iterate() as Iterable<string>,
+                  ),
+              },
+            ]),
         // LOOKBACK_RECALL_USE=DIR: USE-lite too, from a folder it was installed in (useLite.ts).
         ...(process.env.LOOKBACK_RECALL_USE
           ? [{ name: 'use', make: () => openUseLite(process.env.LOOKBACK_RECALL_USE!) }]
@@ -60,6 +78,7 @@ try {
   const modes = [...lexicalModes(store), ...(semantic?.modes ?? [])];
   for (const m of modes) await m.prepare?.(corpus.qrels.map((q) => q.query));
   for (const n of semantic?.notes ?? []) console.log(`embedding ${n}`);
+  for (const n of semantic?.standouts(corpus.qrels) ?? []) console.log(`standout ${n}`);
   // LOOKBACK_RECALL_M2V=1: time the model2vec path on a model of the real shape.
   if (process.env.LOOKBACK_RECALL_M2V === '1')
     console.log(`embedding ${await model2vecThroughput(store, vectorsDir)}`);

@@ -4,7 +4,14 @@
  * machine. Embedding runs once before the questions (docs/s reported).
  */
 import { join } from 'node:path';
-import { blend, hybrid, HYBRID_K, SEMANTIC_WEIGHT } from '../../../src/semantic/fuse.js';
+import {
+  blend,
+  hybrid,
+  hybridRrf,
+  HYBRID_K,
+  SEMANTIC_WEIGHT,
+  semanticStandout,
+} from '../../../src/semantic/fuse.js';
 import {
   conversationCosines,
   embedStore,
@@ -22,8 +29,8 @@ import type { Mode } from './modes.js';
 const POOL = 50;
 
 /**
- * The fusions measured: the shipped one, and LOOKBACK_RECALL_FUSE="k,w;k,w"
- * (RRF k, semantic weight) to compare others on the tune half.
+ * The RRF fusions measured: the one shipped before the confident blend, and
+ * LOOKBACK_RECALL_FUSE="k,w;k,w" (RRF k, semantic weight) to compare others on the tune half.
  */
 function fusions(): [number, number][] {
   const extra = (process.env.LOOKBACK_RECALL_FUSE ?? '')
@@ -33,18 +40,23 @@ function fusions(): [number, number][] {
   return [[HYBRID_K, SEMANTIC_WEIGHT], ...extra];
 }
 
-/** LOOKBACK_RECALL_BLEND="alpha,k;…": score fusions (fuse.ts `blend`) to compare on the tune half. */
-function blends(): [number, number][] {
+/**
+ * LOOKBACK_RECALL_BLEND="alpha,k;alpha,k,from,to;…": score fusions (fuse.ts `blend`) to compare
+ * on the tune half; with from,to the semantic weight is scaled by the leg's standout (confident blend).
+ */
+function blends(): number[][] {
   return (process.env.LOOKBACK_RECALL_BLEND ?? '')
     .split(';')
     .filter(Boolean)
-    .map((p) => p.split(',').map(Number) as [number, number]);
+    .map((p) => p.split(',').map(Number));
 }
 
 export interface SemanticSetup {
   modes: Mode[];
   /** One line per embedder: texts, seconds, docs/s. */
   notes: string[];
+  /** One line per embedder: how far its best candidate stands out, over the given questions (after prepare). */
+  standouts: (queries: readonly { query: string; stratum: string }[]) => string[];
   close: () => void;
 }
 
@@ -56,6 +68,7 @@ export async function semanticModes(
   const vdb = new VectorDb(join(dir, 'vectors.db'));
   const notes: string[] = [];
   const modes: Mode[] = [];
+  const standoutOf: ((q: string) => number)[] = [];
   // Queries are embedded before the timed runs (the modes are synchronous).
   for (const e of embedders) {
     const t0 = performance.now();
@@ -86,6 +99,40 @@ export async function semanticModes(
       const vs = await embedder.embed(qs, 'query');
       qs.forEach((q, i) => cache.set(q, vs[i]!));
     };
+    type Cand = { key: string; item: Ranked };
+    /** Both legs and every candidate's best cosine, handed to a score fusion. */
+    const scored = (
+      q: string,
+      fuse: (
+        lex: (Cand & { exact: boolean })[],
+        sem: (Cand & { cos: number })[],
+        cosOf: (key: string) => { cos: number; item: Ranked } | null,
+      ) => { lexical: Ranked | null; semantic: Ranked | null }[],
+    ): Ranked[] => {
+      const lex = lexical(q, POOL);
+      const hits = semanticConversations(store, m, qvec(q), POOL, false, exactScan);
+      const sem = hits.map((h) => ({ root: h.root, message: h.id, relaxed: true }));
+      const cos = conversationCosines(store, m, qvec(q), [
+        ...new Set([...lex, ...sem].map((r) => r.root)),
+      ]);
+      return fuse(
+        lex.map((r) => ({ key: r.root, item: r, exact: !r.relaxed })),
+        sem.map((r, i) => ({ key: r.root, item: r, cos: hits[i]!.cos })),
+        (key) => {
+          const c = cos.get(key);
+          return c ? { cos: c.cos, item: { root: key, message: c.id, relaxed: true } } : null;
+        },
+      ).map((f) => ({ ...(f.lexical ?? f.semantic)!, relaxed: f.lexical?.relaxed ?? true }));
+    };
+    standoutOf.push((q) => {
+      const roots = new Set([
+        ...lexical(q, POOL).map((r) => r.root),
+        ...semantic(q, POOL).map((r) => r.root),
+      ]);
+      return semanticStandout(
+        [...conversationCosines(store, m, qvec(q), [...roots]).values()].map((h) => h.cos),
+      );
+    });
     modes.push(
       {
         name: `semantic:${e.name}`,
@@ -93,12 +140,18 @@ export async function semanticModes(
         prepare,
         search: (q) => semantic(q, K),
       },
+      {
+        name: `hybrid:${e.name}`,
+        about: `shipped: exact hits first, then the confident blend (fuse.ts \`hybrid\`) of relaxed lexical and ${e.name}, ${POOL} conversations a leg`,
+        prepare,
+        search: (q: string) => scored(q, (lex, sem, cosOf) => hybrid(lex, sem, K, cosOf)),
+      },
       ...fusions().map(([k, w]) => ({
-        name: `hybrid:${e.name}${k === HYBRID_K && w === SEMANTIC_WEIGHT ? '' : `:k${k}w${w}`}`,
-        about: `exact hits first, then RRF (k ${k}, semantic weight ${w}) of relaxed lexical and ${e.name}, ${POOL} conversations a leg`,
+        name: `rrf:${e.name}${k === HYBRID_K && w === SEMANTIC_WEIGHT ? '' : `:k${k}w${w}`}`,
+        about: `exact hits first, then RRF (k ${k}, semantic weight ${w}) of relaxed lexical and ${e.name}, ${POOL} conversations a leg${k === HYBRID_K && w === SEMANTIC_WEIGHT ? ' (hybrid as shipped before the confident blend)' : ''}`,
         prepare,
         search: (q: string) =>
-          hybrid(
+          hybridRrf(
             lexical(q, POOL).map((r) => ({ key: r.root, item: r, exact: !r.relaxed })),
             semantic(q, POOL).map((r) => ({ key: r.root, item: r })),
             K,
@@ -106,30 +159,35 @@ export async function semanticModes(
             w,
           ).map((f) => ({ ...(f.lexical ?? f.semantic)!, relaxed: f.lexical?.relaxed ?? true })),
       })),
-      ...blends().map(([alpha, k]) => ({
-        name: `blend:${e.name}:a${alpha}k${k}`,
-        about: `exact hits first, then (1−${alpha}) × lexical rank score (k ${k}) + ${alpha} × normalised best cosine of each candidate conversation (${POOL} a leg)`,
+      ...blends().map(([alpha, k, from, to]) => ({
+        name: `blend:${e.name}:a${alpha}k${k}${from === undefined ? '' : `z${from}-${to}`}`,
+        about: `exact hits first, then (1−${alpha}${from === undefined ? '' : ` × c`}) × lexical rank score (k ${k}) + ${alpha}${from === undefined ? '' : ` × c`} × normalised best cosine of each candidate conversation (${POOL} a leg)${from === undefined ? '' : `; c = the leg's standout ramped from ${from} to ${to} sd`}`,
         prepare,
-        search: (q: string) => {
-          const lex = lexical(q, POOL);
-          const sem = semantic(q, POOL);
-          const cos = conversationCosines(store, m, qvec(q), [
-            ...new Set([...lex, ...sem].map((r) => r.root)),
-          ]);
-          return blend(
-            lex.map((r) => ({ key: r.root, item: r, exact: !r.relaxed })),
-            sem.map((r) => ({ key: r.root, item: r })),
-            (key) => {
-              const c = cos.get(key);
-              return c ? { cos: c.cos, item: { root: key, message: c.id, relaxed: true } } : null;
-            },
-            K,
-            alpha,
-            k,
-          ).map((f) => ({ ...(f.lexical ?? f.semantic)!, relaxed: f.lexical?.relaxed ?? true }));
-        },
+        search: (q: string) =>
+          scored(q, (lex, sem, cosOf) =>
+            blend(
+              lex,
+              sem,
+              cosOf,
+              K,
+              alpha!,
+              k!,
+              from === undefined ? undefined : { from, to: to! },
+            ),
+          ),
       })),
     );
   }
-  return { modes, notes, close: () => vdb.close() };
+  const standouts = (qs: readonly { query: string; stratum: string }[]): string[] =>
+    embedders.map((e, i) => {
+      const by = new Map<string, number[]>();
+      for (const q of qs) {
+        const z = standoutOf[i]!(q.query);
+        by.set(q.stratum, [...(by.get(q.stratum) ?? []), z]);
+      }
+      const med = (xs: number[]): string =>
+        [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(2);
+      return `${e.name}: median standout (sd) ${[...by].map(([s, zs]) => `${s} ${med(zs)}`).join(', ')}`;
+    });
+  return { modes, notes, standouts, close: () => vdb.close() };
 }
