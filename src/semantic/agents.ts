@@ -40,7 +40,7 @@ import {
   type SemanticOptions,
 } from './answer.js';
 import { EmbedError, type Embedder } from './types.js';
-import { canonical, nearest, textHash, VectorDb, type VectorMatrix } from './vectors.js';
+import { canonical, nearest, rowCosine, textHash, VectorDb, type VectorMatrix } from './vectors.js';
 
 /** What is embedded: what a person or the agent said (a copy is never a hit, so never embedded). */
 const UNIT_SQL = `role IN ('user', 'assistant') AND text <> '' AND flags & ${FLAG.copied} = 0`;
@@ -174,6 +174,37 @@ export function agentConversations(
   return [...out.values()];
 }
 
+/**
+ * The best message by cosine of each conversation in `convIds` (index row ids),
+ * among the vectors of the matrix: what the blend weighs a lexical candidate by,
+ * as `conversationCosines` does over a Hermes store.
+ */
+function conversationCosines(
+  db: Database.Database,
+  m: VectorMatrix,
+  q: Float32Array,
+  convIds: readonly number[],
+): Map<number, { cos: number; row: HitRow }> {
+  const out = new Map<number, { cos: number; row: HitRow }>();
+  if (q.length !== m.dims || convIds.length === 0) return out;
+  const wanted = new Set(convIds.map(String));
+  const bestRow = new Map<number, { r: number; cos: number }>();
+  for (let r = 0; r < m.sessions.length; r++) {
+    const conv = m.sessions[r]!;
+    if (!wanted.has(conv)) continue;
+    const cos = rowCosine(m, r, q);
+    const c = Number(conv);
+    const b = bestRow.get(c);
+    if (!b || cos > b.cos) bestRow.set(c, { r, cos });
+  }
+  const byId = db.prepare(`${HIT_SQL} WHERE m.id = ?`);
+  for (const [conv, b] of bestRow) {
+    const row = byId.get(m.ids[b.r]!) as HitRow | undefined;
+    if (row) out.set(conv, { cos: b.cos, row });
+  }
+  return out;
+}
+
 /** Conversations each leg hands to the fusion, as over a Hermes store. */
 const POOL = 50;
 /** Characters of the anchored message shown as a semantic hit's snippet. */
@@ -198,6 +229,8 @@ export async function semanticAgentsSearch(
   let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
   let coverage: Coverage = { embedded: 0, messages: 0 };
   let hits: AgentHit[];
+  let matrix: VectorMatrix | undefined;
+  let qv: Float32Array | undefined;
   const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
   try {
     const embedder =
@@ -208,8 +241,8 @@ export async function semanticAgentsSearch(
       opts.embed === false
         ? unitCounts(agentsUnitSource(db), vdb)
         : await embedAgents(db, vdb, embedder, opts.onProgress, performance.now() + budget);
-    const [qv] = await embedder.embed([q], 'query');
-    const m = unitMatrix(vdb, indexKey(db), embedder.fingerprint);
+    [qv] = await embedder.embed([q], 'query');
+    const m = (matrix = unitMatrix(vdb, indexKey(db), embedder.fingerprint));
     coverage = { embedded: Math.min(m.ids.length, p.total), messages: p.total };
     hits = agentConversations(
       db,
@@ -232,13 +265,27 @@ export async function semanticAgentsSearch(
     vdb.close();
   }
   const lex = opts.mode === 'hybrid' ? lexicalItems(db, lexical(POOL)) : [];
+  // Each candidate conversation's best message by cosine: the blend judges lexical hits on it too.
+  const best = conversationCosines(db, matrix!, qv!, [
+    ...new Set([...lex.map((l) => l.item.row.conv_id), ...hits.map((h) => h.row.conv_id)]),
+  ]);
+  const convOf = new Map<string, number>();
+  for (const l of lex) convOf.set(l.key, l.item.row.conv_id);
+  for (const h of hits) convOf.set(h.key, h.row.conv_id);
   const fused = hybrid<Item>(
     lex,
     hits.map((h) => ({
       key: h.key,
       item: { row: h.row, snippet: null, cos: h.cos, relaxed: true },
+      cos: h.cos,
     })),
     opts.limit,
+    (key) => {
+      const b = best.get(convOf.get(key) ?? -1);
+      return b
+        ? { cos: b.cos, item: { row: b.row, snippet: null, cos: b.cos, relaxed: true } }
+        : null;
+    },
   );
   const rows: Row[] = fused.map((f) => ({
     row: (f.lexical ?? f.semantic!).row,
@@ -257,6 +304,10 @@ export async function semanticAgentsSearch(
       cosine: f.semantic?.cos != null ? round(f.semantic.cos) : null,
       ...(f.semantic?.cos != null ? { quality: quality(f.semantic.cos) } : {}),
       fused: round(f.fused),
+      // How much the semantic side counted for this query (the blend's confidence in it).
+      ...(opts.mode === 'hybrid' && f.semantic_weight !== undefined
+        ? { semantic_weight: round(f.semantic_weight) }
+        : {}),
     },
   }));
   return { ...shape(q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
