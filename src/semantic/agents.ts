@@ -31,11 +31,11 @@ import {
 import { hybrid } from './fuse.js';
 import { unitMatrix, SEMANTIC_POOL } from './hermes.js';
 import {
-  coverageNote,
   embedBudget,
   embedderFor,
-  quality,
+  meaningEnvelope,
   vectorsPath,
+  whyMatched,
   type Coverage,
   type SemanticOptions,
 } from './answer.js';
@@ -209,7 +209,6 @@ function conversationCosines(
 const POOL = 50;
 /** Characters of the anchored message shown as a semantic hit's snippet. */
 const SNIPPET_CHARS = 200;
-const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /**
  * `lookback search --agent AGENT --mode semantic|hybrid` over the agents'
@@ -290,25 +289,7 @@ export async function semanticAgentsSearch(
   const rows: Row[] = fused.map((f) => ({
     row: (f.lexical ?? f.semantic!).row,
     snippet: f.lexical?.snippet ?? null,
-    match:
-      f.lexical && !f.lexical.relaxed
-        ? null
-        : f.lexical && f.semantic
-          ? 'lex+sem'
-          : f.lexical
-            ? 'relaxed'
-            : 'semantic',
-    parts: {
-      lexical_rank: f.lexical_rank,
-      semantic_rank: f.semantic_rank,
-      cosine: f.semantic?.cos != null ? round(f.semantic.cos) : null,
-      ...(f.semantic?.cos != null ? { quality: quality(f.semantic.cos) } : {}),
-      fused: round(f.fused),
-      // How much the semantic side counted for this query (the blend's confidence in it).
-      ...(opts.mode === 'hybrid' && f.semantic_weight !== undefined
-        ? { semantic_weight: round(f.semantic_weight) }
-        : {}),
-    },
+    ...whyMatched(f, opts.mode),
   }));
   return { ...shape(q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
 }
@@ -386,23 +367,5 @@ function shape(
     entry.score_parts = parts;
     return entry;
   });
-  return {
-    success: true,
-    mode: 'discover',
-    query: q,
-    mode_realized: realized,
-    ...(realized !== 'lexical'
-      ? {
-          embedder: model,
-          vectors: coverage.embedded,
-          embedded: { messages: coverage.embedded, of: coverage.messages },
-          ...(coverage.embedded < coverage.messages
-            ? { embedding_note: coverageNote(coverage) }
-            : {}),
-        }
-      : {}),
-    results,
-    count: results.length,
-    ...(results.length === 0 ? { message: 'No matching sessions found.' } : {}),
-  };
+  return meaningEnvelope(q, realized, model, coverage, results);
 }

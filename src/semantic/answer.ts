@@ -14,7 +14,7 @@ import { discover } from '../store/search.js';
 import type { Store } from '../store/store.js';
 import { isoTime } from '../store/time.js';
 import { sanitize } from '../text/sanitize.js';
-import { hybrid } from './fuse.js';
+import { hybrid, type Fused } from './fuse.js';
 import {
   conversationCosines,
   embedCounts,
@@ -188,29 +188,72 @@ export async function semanticSearch(
       session_id: from.session_id,
       id: from.id,
       snippet: f.lexical?.snippet ?? null,
-      match:
-        f.lexical && !f.lexical.relaxed
-          ? null
-          : f.lexical && f.semantic_rank !== null
-            ? 'lex+sem'
-            : f.lexical
-              ? 'relaxed'
-              : 'semantic',
-      parts: {
-        lexical_rank: f.lexical_rank,
-        semantic_rank: f.semantic_rank,
-        cosine:
-          f.semantic?.cos !== undefined && f.semantic?.cos !== null ? round(f.semantic.cos) : null,
-        ...(f.semantic?.cos != null ? { quality: quality(f.semantic.cos) } : {}),
-        fused: round(f.fused),
-        // How much the semantic side counted for this query (the blend's confidence in it).
-        ...(opts.mode === 'hybrid' && f.semantic_weight !== undefined
-          ? { semantic_weight: round(f.semantic_weight) }
-          : {}),
-      },
+      ...whyMatched(f, opts.mode),
     };
   });
   return { ...shape(store, q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
+}
+
+/**
+ * Why a fused hit matched, as every door shows it: `match` (null for an exact
+ * hit, else relaxed, semantic, or lex+sem when both legs found it) and
+ * `score_parts` (each leg's rank, the cosine and its quality word, the fused
+ * score and, in hybrid, how much the semantic side counted for this query).
+ */
+export function whyMatched(
+  f: Fused<{ cos: number | null; relaxed: boolean }>,
+  mode: 'semantic' | 'hybrid',
+): { match: 'relaxed' | 'semantic' | 'lex+sem' | null; parts: Record<string, Json> } {
+  const cos = f.semantic?.cos ?? null;
+  return {
+    match:
+      f.lexical && !f.lexical.relaxed
+        ? null
+        : f.lexical && f.semantic_rank !== null
+          ? 'lex+sem'
+          : f.lexical
+            ? 'relaxed'
+            : 'semantic',
+    parts: {
+      lexical_rank: f.lexical_rank,
+      semantic_rank: f.semantic_rank,
+      cosine: cos !== null ? round(cos) : null,
+      ...(cos !== null ? { quality: quality(cos) } : {}),
+      fused: round(f.fused),
+      ...(mode === 'hybrid' && f.semantic_weight !== undefined
+        ? { semantic_weight: round(f.semantic_weight) }
+        : {}),
+    },
+  };
+}
+
+/** The answer around the hits of a search by meaning, over any source. */
+export function meaningEnvelope(
+  q: string,
+  realized: 'lexical' | 'semantic' | 'hybrid',
+  model: string,
+  coverage: Coverage,
+  results: Json[],
+): Record<string, Json> {
+  return {
+    success: true,
+    mode: 'discover',
+    query: q,
+    mode_realized: realized,
+    ...(realized !== 'lexical'
+      ? {
+          embedder: model,
+          vectors: coverage.embedded,
+          embedded: { messages: coverage.embedded, of: coverage.messages },
+          ...(coverage.embedded < coverage.messages
+            ? { embedding_note: coverageNote(coverage) }
+            : {}),
+        }
+      : {}),
+    results,
+    count: results.length,
+    ...(results.length === 0 ? { message: 'No matching sessions found.' } : {}),
+  };
 }
 
 /** How many of the store's messages the semantic leg could search. */
@@ -277,23 +320,5 @@ function shape(
       return entry;
     }),
   );
-  return {
-    success: true,
-    mode: 'discover',
-    query: q,
-    mode_realized: realized,
-    ...(realized !== 'lexical'
-      ? {
-          embedder: model,
-          vectors: coverage.embedded,
-          embedded: { messages: coverage.embedded, of: coverage.messages },
-          ...(coverage.embedded < coverage.messages
-            ? { embedding_note: coverageNote(coverage) }
-            : {}),
-        }
-      : {}),
-    results,
-    count: results.length,
-    ...(results.length === 0 ? { message: 'No matching sessions found.' } : {}),
-  };
+  return meaningEnvelope(q, realized, model, coverage, results);
 }
