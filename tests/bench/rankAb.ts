@@ -16,16 +16,10 @@ import { INDEX_LAYOUT, openIndex, refreshTermDocs } from '../../src/agents/index
 import { AGENTS } from '../../src/agents/model.js';
 import { hasRankExtension } from '../../src/agents/rankExt.js';
 import { searchAgentsJson } from '../../src/agents/recall.js';
+import { GENERATED_QUERIES } from '../agents/generate.js';
 import { fmt, median } from './stats.js';
 
-const QUERIES = [
-  'migration',
-  'pgbouncer timeout',
-  '"connection pool"',
-  'webhook OR ledger',
-  'deploy*',
-  '连接池超时',
-];
+const QUERIES = GENERATED_QUERIES;
 
 function cpuMs(fn: () => unknown): [number, number] {
   const c = process.cpuUsage();
