@@ -11,13 +11,15 @@
 /** Readers wait this long for a writer's lock before we report "store busy" (never freeze the UI). */
 export const BUSY_TIMEOUT_MS = 400;
 /**
- * Page cache of each read connection to a Hermes store, in KiB (`PRAGMA cache_size`).
+ * Page cache of each read connection to a Hermes store in the app's threads, in KiB
+ * (`PRAGMA cache_size`, set by `smallPageCache()` in src/store/open.ts).
  * better-sqlite3 builds SQLite with 16,000 KiB a connection (SQLite's own default is
  * 2,000). In the app the query worker's Recent (a count over every message row) filled
  * ~10 MB of it and the main thread's walk through a long conversation its own; SQLite
  * frees it at the idle close (IDLE_CLOSE_MS), but glibc keeps a thread's freed malloc
  * memory, so the high-water mark stayed in RSS (a forced malloc_trim gave back 17 MB).
- * Pages beyond it are re-read from the OS's file cache, not the disk.
+ * Pages beyond it are re-read from the OS's file cache, not the disk; that costs a warm
+ * search ~1.5x, so one-shot commands (CLI, library, MCP) keep the 16,000.
  */
 export const STORE_CACHE_KIB = 2_000;
 /** How often a read that hit a writer's lock or a transient I/O error is tried again. */

@@ -10,6 +10,7 @@ import { existsSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import type { ChosenStore, StartOptions as Flags } from './options.js';
 import { copyText, defaultCopyDeps } from '../clipboard/copy.js';
+import { smallPageCache } from '../store/open.js';
 import { Store } from '../store/store.js';
 import { lookbackCacheDir } from '../paths.js';
 import { keepSyncing } from '../postgres/run.js';
@@ -100,6 +101,8 @@ export async function runApp(flags: Flags): Promise<number> {
   // Which store was decided by the command line (src/recall/storeChoice.ts), once for the CLI, the app and the library.
   const where: ChosenStore = flags.store;
   let store: Store;
+  // The app lives all day: its store connections keep a small page cache (budgets.ts).
+  smallPageCache();
   try {
     store = Store.open(where.path, { profile: where.profile });
     startMark('run: store opened');

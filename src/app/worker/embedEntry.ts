@@ -24,6 +24,7 @@ import { openEmbedder } from '../../semantic/spec.js';
 import type { Embedder } from '../../semantic/types.js';
 import { VectorDb } from '../../semantic/vectors.js';
 import type { OpenPlan } from '../../store/open.js';
+import { smallPageCache } from '../../store/open.js';
 import { Store } from '../../store/store.js';
 
 export interface EmbedInit {
@@ -73,6 +74,8 @@ function lowPriority(): void {
 
 const port = parentPort;
 if (port) {
+  // One of the app's threads: a small page cache (budgets.ts STORE_CACHE_KIB).
+  smallPageCache();
   const init = workerData as EmbedInit;
   const post = (m: EmbedMessage): void => port.postMessage(m);
   let stopping = false;

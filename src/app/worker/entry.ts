@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { OpenPlan } from '../../store/open.js';
 import { IndexReader } from '../../agents/appReads.js';
 import type { Agent } from '../../agents/model.js';
+import { smallPageCache } from '../../store/open.js';
 import { Store } from '../../store/store.js';
 import { AgentSource } from '../data/agentSource.js';
 import type { ProfileRef } from '../data/everyProfile.js';
@@ -25,6 +26,8 @@ export interface WorkerInit {
 
 const port = parentPort;
 if (port) {
+  // One of the app's threads: a small page cache (budgets.ts STORE_CACHE_KIB).
+  smallPageCache();
   const init = workerData as WorkerInit;
   let store: Store | null = null;
   try {
