@@ -13,7 +13,6 @@
  * keyed by text, so nothing is embedded twice.
  */
 import type Database from 'better-sqlite3';
-import { SEARCH_EMBED_BUDGET_MS } from '../budgets.js';
 import { agentsUnits } from '../ids/units.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from '../agents/model.js';
 import { inList } from '../agents/queries.js';
@@ -21,26 +20,21 @@ import { searchAgentsJson } from '../agents/recall.js';
 import type { Json } from '../store/recall.js';
 import { isoTime } from '../store/time.js';
 import { sanitize } from '../text/sanitize.js';
-import {
-  embedUnits,
-  unitCounts,
-  type EmbedProgress,
-  type UnitRow,
-  type UnitSource,
-} from './embedPass.js';
+import { embedUnits, type EmbedProgress, type UnitRow, type UnitSource } from './embedPass.js';
 import { hybrid } from './fuse.js';
-import { unitMatrix, SEMANTIC_POOL } from './hermes.js';
+import { bestRows, SEMANTIC_POOL } from './hermes.js';
 import {
-  embedBudget,
-  embedderFor,
   meaningEnvelope,
+  meaningLeg,
+  specOf,
   vectorsPath,
   whyMatched,
   type Coverage,
+  type MeaningLeg,
   type SemanticOptions,
 } from './answer.js';
 import { EmbedError, type Embedder } from './types.js';
-import { canonical, nearest, rowCosine, textHash, VectorDb, type VectorMatrix } from './vectors.js';
+import { canonical, nearest, textHash, VectorDb, type VectorMatrix } from './vectors.js';
 
 /** What is embedded: what a person or the agent said (a copy is never a hit, so never embedded). */
 const UNIT_SQL = `role IN ('user', 'assistant') AND text <> '' AND flags & ${FLAG.copied} = 0`;
@@ -69,6 +63,7 @@ export function agentsUnitSource(db: Database.Database): UnitSource {
         .prepare(`SELECT count(*) FROM messages WHERE ${UNIT_SQL} AND id > ?`)
         .pluck()
         .get(after) as number,
+    check: (vdb) => checkLinks(db, vdb),
   };
 }
 
@@ -96,7 +91,6 @@ export function embedAgents(
   onProgress: (p: EmbedProgress) => void = () => {},
   until = Infinity,
 ): Promise<EmbedProgress> {
-  checkLinks(db, vdb);
   return embedUnits(agentsUnitSource(db), vdb, embedder, onProgress, until);
 }
 
@@ -175,9 +169,9 @@ export function agentConversations(
 }
 
 /**
- * The best message by cosine of each conversation in `convIds` (index row ids),
- * among the vectors of the matrix: what the blend weighs a lexical candidate by,
- * as `conversationCosines` does over a Hermes store.
+ * The best message by cosine of each conversation in `convIds` (index row ids):
+ * what the blend weighs a lexical candidate by. A row's session in the
+ * agents' matrix is its conversation's row id (agentsUnitSource).
  */
 function conversationCosines(
   db: Database.Database,
@@ -186,21 +180,10 @@ function conversationCosines(
   convIds: readonly number[],
 ): Map<number, { cos: number; row: HitRow }> {
   const out = new Map<number, { cos: number; row: HitRow }>();
-  if (q.length !== m.dims || convIds.length === 0) return out;
-  const wanted = new Set(convIds.map(String));
-  const bestRow = new Map<number, { r: number; cos: number }>();
-  for (let r = 0; r < m.sessions.length; r++) {
-    const conv = m.sessions[r]!;
-    if (!wanted.has(conv)) continue;
-    const cos = rowCosine(m, r, q);
-    const c = Number(conv);
-    const b = bestRow.get(c);
-    if (!b || cos > b.cos) bestRow.set(c, { r, cos });
-  }
   const byId = db.prepare(`${HIT_SQL} WHERE m.id = ?`);
-  for (const [conv, b] of bestRow) {
+  for (const [conv, b] of bestRows(m, q, convIds.map(String), () => (session: string) => session)) {
     const row = byId.get(m.ids[b.r]!) as HitRow | undefined;
-    if (row) out.set(conv, { cos: b.cos, row });
+    if (row) out.set(Number(conv), { cos: b.cos, row });
   }
   return out;
 }
@@ -225,29 +208,19 @@ export async function semanticAgentsSearch(
   const q = query.trim();
   const lexical = (n: number) =>
     searchAgentsJson(db, q, agents, { limit: n, all: opts.all ?? false });
-  let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
+  const said = { model: specOf(opts) };
   let coverage: Coverage = { embedded: 0, messages: 0 };
   let hits: AgentHit[];
-  let matrix: VectorMatrix | undefined;
-  let qv: Float32Array | undefined;
+  let leg: MeaningLeg;
   const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
   try {
-    const embedder =
-      typeof opts.embedder === 'string' ? await embedderFor(opts.embedder) : opts.embedder;
-    model = embedder.id;
-    const budget = opts.embedBudgetMs ?? embedBudget() ?? SEARCH_EMBED_BUDGET_MS;
-    const p =
-      opts.embed === false
-        ? unitCounts(agentsUnitSource(db), vdb)
-        : await embedAgents(db, vdb, embedder, opts.onProgress, performance.now() + budget);
-    [qv] = await embedder.embed([q], 'query');
-    const m = (matrix = unitMatrix(vdb, indexKey(db), embedder.fingerprint));
-    coverage = { embedded: Math.min(m.ids.length, p.total), messages: p.total };
+    leg = await meaningLeg(vdb, agentsUnitSource(db), q, opts, said);
+    coverage = leg.coverage;
     hits = agentConversations(
       db,
       vdb,
-      m,
-      qv!,
+      leg.m,
+      leg.qv,
       agents,
       opts.mode === 'semantic' ? opts.limit : POOL,
       opts.all,
@@ -256,7 +229,7 @@ export async function semanticAgentsSearch(
     if (!(err instanceof EmbedError) || opts.mode === 'semantic') throw err;
     const lex = lexical(opts.limit);
     return {
-      ...shape(q, 'lexical', model, coverage, lexicalRows(db, lex)),
+      ...shape(q, 'lexical', said.model, coverage, lexicalRows(db, lex)),
       mode_requested: 'hybrid',
       fallback_reason: err.message,
     };
@@ -265,7 +238,7 @@ export async function semanticAgentsSearch(
   }
   const lex = opts.mode === 'hybrid' ? lexicalItems(db, lexical(POOL)) : [];
   // Each candidate conversation's best message by cosine: the blend judges lexical hits on it too.
-  const best = conversationCosines(db, matrix!, qv!, [
+  const best = conversationCosines(db, leg.m, leg.qv, [
     ...new Set([...lex.map((l) => l.item.row.conv_id), ...hits.map((h) => h.row.conv_id)]),
   ]);
   const convOf = new Map<string, number>();
@@ -291,7 +264,7 @@ export async function semanticAgentsSearch(
     snippet: f.lexical?.snippet ?? null,
     ...whyMatched(f, opts.mode),
   }));
-  return { ...shape(q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
+  return { ...shape(q, opts.mode, said.model, coverage, rows), mode_requested: opts.mode };
 }
 
 interface Item {

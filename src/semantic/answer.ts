@@ -15,17 +15,17 @@ import type { Store } from '../store/store.js';
 import { isoTime } from '../store/time.js';
 import { sanitize } from '../text/sanitize.js';
 import { hybrid, type Fused } from './fuse.js';
+import { embedUnits, unitCounts, type UnitSource } from './embedPass.js';
 import {
   conversationCosines,
-  embedCounts,
-  embedStore,
   semanticConversations,
-  storeMatrix,
+  unitMatrix,
+  unitSource,
   type EmbedProgress,
 } from './hermes.js';
 import { openEmbedder } from './spec.js';
 import { EmbedError, type Embedder } from './types.js';
-import { VectorDb } from './vectors.js';
+import { VectorDb, type VectorMatrix } from './vectors.js';
 
 export type SearchMode = 'lexical' | 'semantic' | 'hybrid';
 
@@ -88,6 +88,45 @@ export function vectorsPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOOKBACK_VECTORS_DB ?? join(lookbackCacheDir(env), 'vectors.db');
 }
 
+/** The embedder a search asked for, as its answer names it until the embedder is open. */
+export const specOf = (opts: SemanticOptions): string =>
+  typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
+
+/** What the semantic leg searches over one source: the query's vector, the source's vectors, how many. */
+export interface MeaningLeg {
+  qv: Float32Array;
+  m: VectorMatrix;
+  coverage: Coverage;
+}
+
+/**
+ * The semantic leg's inputs over any source (a Hermes store, the agents'
+ * index): the embedder opened, the source's new messages embedded for a while
+ * (nothing with `embed: false`), then the query, and the source's matrix
+ * loaded. `said.model` is the embedder's id once it is open, so a hybrid that
+ * falls back still names it.
+ */
+export async function meaningLeg(
+  vdb: VectorDb,
+  src: UnitSource,
+  q: string,
+  opts: SemanticOptions,
+  said: { model: string },
+): Promise<MeaningLeg> {
+  const embedder =
+    typeof opts.embedder === 'string' ? await embedderFor(opts.embedder) : opts.embedder;
+  said.model = embedder.id;
+  // Embed what is new for a while, then answer from the vectors there are.
+  const budget = opts.embedBudgetMs ?? embedBudget() ?? SEARCH_EMBED_BUDGET_MS;
+  const p =
+    opts.embed === false
+      ? unitCounts(src, vdb)
+      : await embedUnits(src, vdb, embedder, opts.onProgress, performance.now() + budget);
+  const [qv] = await embedder.embed([q], 'query');
+  const m = unitMatrix(vdb, src.key, embedder.fingerprint);
+  return { qv: qv!, m, coverage: { embedded: Math.min(m.ids.length, p.total), messages: p.total } };
+}
+
 export async function semanticSearch(
   store: Store,
   query: string,
@@ -99,27 +138,17 @@ export async function semanticSearch(
   /** Each candidate conversation's best message by cosine (the blend judges lexical hits on it too). */
   let cosines: (roots: readonly string[]) => ReturnType<typeof conversationCosines> = () =>
     new Map();
-  let model = typeof opts.embedder === 'string' ? opts.embedder : opts.embedder.id;
+  const said = { model: specOf(opts) };
   let coverage: Coverage = { embedded: 0, messages: 0 };
   const vdb = new VectorDb(opts.vectorsPath ?? vectorsPath());
   try {
-    const embedder =
-      typeof opts.embedder === 'string' ? await embedderFor(opts.embedder) : opts.embedder;
-    model = embedder.id;
-    // Embed what is new for a while, then answer from the vectors there are.
-    const budget = opts.embedBudgetMs ?? embedBudget() ?? SEARCH_EMBED_BUDGET_MS;
-    const p =
-      opts.embed === false
-        ? embedCounts(store, vdb)
-        : await embedStore(store, vdb, embedder, opts.onProgress, performance.now() + budget);
-    const [qv] = await embedder.embed([q], 'query');
-    const m = storeMatrix(store, vdb, embedder.fingerprint);
-    coverage = { embedded: Math.min(m.ids.length, p.total), messages: p.total };
-    cosines = (roots) => conversationCosines(store, m, qv!, roots);
+    const leg = await meaningLeg(vdb, unitSource(store), q, opts, said);
+    coverage = leg.coverage;
+    cosines = (roots) => conversationCosines(store, leg.m, leg.qv, roots);
     hits = semanticConversations(
       store,
-      m,
-      qv!,
+      leg.m,
+      leg.qv,
       opts.mode === 'semantic' ? opts.limit : POOL,
       opts.all,
     );
@@ -127,7 +156,7 @@ export async function semanticSearch(
     if (!(err instanceof EmbedError) || opts.mode === 'semantic') throw err;
     // Hybrid without its model: the lexical answer, and the reason, in the answer itself.
     return {
-      ...shape(store, q, 'lexical', model, coverage, lexicalOnly(lexical(opts.limit))),
+      ...shape(store, q, 'lexical', said.model, coverage, lexicalOnly(lexical(opts.limit))),
       mode_requested: 'hybrid',
       fallback_reason: err.message,
     };
@@ -191,7 +220,7 @@ export async function semanticSearch(
       ...whyMatched(f, opts.mode),
     };
   });
-  return { ...shape(store, q, opts.mode, model, coverage, rows), mode_requested: opts.mode };
+  return { ...shape(store, q, opts.mode, said.model, coverage, rows), mode_requested: opts.mode };
 }
 
 /**

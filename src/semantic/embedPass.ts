@@ -38,6 +38,11 @@ export interface UnitSource {
   byIds(ids: readonly number[]): UnitRow[];
   /** How many messages to embed there are after id `after`. */
   countAfter(after: number): number;
+  /**
+   * Before a pass: drops units that no longer name the source's messages (the
+   * agents' index renumbers its own; a Hermes store never does).
+   */
+  check?(vdb: VectorDb): void;
 }
 
 /**
@@ -64,6 +69,7 @@ export async function embedUnits(
   onProgress: (p: EmbedProgress) => void = () => {},
   until = Infinity,
 ): Promise<EmbedProgress> {
+  src.check?.(vdb);
   const { key } = src;
   const fp = embedder.fingerprint;
   let after = vdb.lastUnit(key);

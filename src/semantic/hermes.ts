@@ -28,7 +28,7 @@ export function storeKey(store: Store): string {
 const ROLE_SQL = `role IN ('user', 'assistant') AND content IS NOT NULL AND content <> ''`;
 
 /** What the embed pass reads from a Hermes store: its user and assistant messages, by id. */
-function unitSource(store: Store): UnitSource {
+export function unitSource(store: Store): UnitSource {
   return {
     key: storeKey(store),
     page: (after, n) =>
@@ -140,45 +140,63 @@ export function semanticConversations(
   return [...out.values()];
 }
 
-/** Each matrix's rows by conversation (root session), built on first use and kept with it. */
-const rowsByRoot = new WeakMap<VectorMatrix, Map<string, number[]>>();
+/**
+ * Each matrix's rows by conversation, built on first use and kept with it. A
+ * matrix is one source's (a Hermes store, the agents' index), so it is
+ * grouped one way only.
+ */
+const rowsByConversation = new WeakMap<VectorMatrix, Map<string, number[]>>();
 
 /**
- * The best message of each of `roots` by cosine to `q` (every message of the
+ * The best row by cosine to `q` of each of `convs` (every message of the
  * conversation the matrix holds, not only those in the nearest pool): the
  * semantic side of a conversation the lexical leg found. A few hundred dot
- * products for a page of candidates.
+ * products for a page of candidates; the matrix is walked once, to group its
+ * rows, with `conversationOf()` saying which conversation a row's session is.
  */
+export function bestRows(
+  m: VectorMatrix,
+  q: Float32Array,
+  convs: readonly string[],
+  conversationOf: () => (session: string) => string,
+): Map<string, { r: number; cos: number }> {
+  let by = rowsByConversation.get(m);
+  if (!by) {
+    by = new Map();
+    const of = conversationOf();
+    const bySession = new Map<string, string>();
+    for (let r = 0; r < m.sessions.length; r++) {
+      const sid = m.sessions[r]!;
+      let conv = bySession.get(sid);
+      if (conv === undefined) bySession.set(sid, (conv = of(sid)));
+      let rows = by.get(conv);
+      if (!rows) by.set(conv, (rows = []));
+      rows.push(r);
+    }
+    rowsByConversation.set(m, by);
+  }
+  const out = new Map<string, { r: number; cos: number }>();
+  if (q.length !== m.dims) return out;
+  for (const conv of convs) {
+    let best: { r: number; cos: number } | null = null;
+    for (const r of by.get(conv) ?? []) {
+      const cos = rowCosine(m, r, q);
+      if (!best || cos > best.cos) best = { r, cos };
+    }
+    if (best) out.set(conv, best);
+  }
+  return out;
+}
+
+/** The best message of each of `roots` (root sessions) by cosine to `q`: bestRows over a Hermes store. */
 export function conversationCosines(
   store: Store,
   m: VectorMatrix,
   q: Float32Array,
   roots: readonly string[],
 ): Map<string, SemanticHit> {
-  let by = rowsByRoot.get(m);
-  if (!by) {
-    by = new Map();
-    const rootOf = rootResolver(store);
-    const bySession = new Map<string, string>();
-    for (let r = 0; r < m.sessions.length; r++) {
-      const sid = m.sessions[r]!;
-      let root = bySession.get(sid);
-      if (root === undefined) bySession.set(sid, (root = rootOf(sid)));
-      let rows = by.get(root);
-      if (!rows) by.set(root, (rows = []));
-      rows.push(r);
-    }
-    rowsByRoot.set(m, by);
-  }
   const out = new Map<string, SemanticHit>();
-  if (q.length !== m.dims) return out;
-  for (const root of roots) {
-    let best: SemanticHit | null = null;
-    for (const r of by.get(root) ?? []) {
-      const cos = rowCosine(m, r, q);
-      if (!best || cos > best.cos) best = { root, session_id: m.sessions[r]!, id: m.ids[r]!, cos };
-    }
-    if (best) out.set(root, best);
-  }
+  for (const [root, { r, cos }] of bestRows(m, q, roots, () => rootResolver(store)))
+    out.set(root, { root, session_id: m.sessions[r]!, id: m.ids[r]!, cos });
   return out;
 }
