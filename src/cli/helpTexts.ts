@@ -108,6 +108,11 @@ function usageLines(name: Subcommand | 'mcp'): string[] {
   return USAGE[name].args.map((a, i) => (i === 0 ? head : pad) + a);
 }
 
+/** A command's usage after `lookback NAME`, on one line (the README's "Command line" is checked against it). */
+export function usageArgs(name: Subcommand | 'mcp'): string {
+  return USAGE[name].args.join(' ');
+}
+
 /** A subcommand's help opens with this. */
 function usage(name: Subcommand | 'mcp'): string {
   return `  Usage\n${usageLines(name).join('\n')}`;
