@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexReader } from '../../src/agents/appReads.js';
 import { AGENTS } from '../../src/agents/model.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
-import { IdRangeError, MAX_LOCAL_CONV_ID, splitAgentMessageId } from '../../src/ids/app.js';
+import { HostAgents } from '../../src/app/data/hostAgents.js';
+import { DataSource } from '../../src/app/data/source.js';
+import {
+  IdRangeError,
+  MAX_HOST_SLOT,
+  MAX_LOCAL_CONV_ID,
+  splitAgentMessageId,
+} from '../../src/ids/app.js';
 import { IDS, indexSamples } from '../agents/samples.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import { answerQuery, type QueryResponse } from '../../src/app/data/queries.js';
@@ -102,5 +109,37 @@ describe("this machine's agents' id range at its edge", () => {
     );
     // Recent rows carry no message ids: the conversation is listed, with its title.
     expect(agents.recent(50, true).some((r) => r.sessionId === `codex:${IDS.codex}`)).toBe(true);
+  });
+});
+
+describe("synced hosts past the app's id blocks", () => {
+  it('are left out of the lists in one line that names them and says why', () => {
+    const dir = tempDir();
+    // 386 synced hosts: the first holds the sample histories, the others nothing yet.
+    const hosts = Array.from({ length: MAX_HOST_SLOT + 2 }, (_, i) => ({
+      host: `box-${i + 1}`,
+      file: i === 0 ? indexFile : join(dir, `none-${i + 1}.db`),
+    }));
+    const listing = (n: number) => {
+      // This machine's agents are read too: the app lists the hosts' agents it reads here.
+      const own = new AgentSource(new IndexReader(indexFile, [...AGENTS]));
+      const synced = new HostAgents(() => hosts.slice(0, n), [...AGENTS]);
+      try {
+        const data = new DataSource(store, own, undefined, null, synced);
+        return { recent: data.recent(10_000, true), refs: data.hostIndexRefs() };
+      } finally {
+        synced.close();
+        own.close();
+      }
+    };
+    const all = listing(MAX_HOST_SLOT);
+    expect(all.recent.refused).toEqual([]);
+    expect(all.recent.rows.some((r) => r.host === 'box-1')).toBe(true);
+    const past = listing(MAX_HOST_SLOT + 2);
+    expect(past.refs.map((r) => r.host)).toEqual(['box-1']);
+    expect(past.recent.rows.some((r) => r.host === 'box-1')).toBe(true);
+    expect(past.recent.refused).toEqual([
+      `2 synced hosts not shown (box-385, box-386): the app numbers the conversations of at most ${MAX_HOST_SLOT} hosts; lookback list --host NAME --agent AGENT lists any of them`,
+    ]);
   });
 });

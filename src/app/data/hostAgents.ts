@@ -10,6 +10,7 @@
 import { IndexReader } from '../../agents/appReads.js';
 import type { Agent } from '../../agents/model.js';
 import { MAX_HOST_SLOT } from '../../ids/app.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { AgentSource } from './agentSource.js';
 
 /** A host's index as a request names it: the worker opens it by its file. */
@@ -48,6 +49,8 @@ export function indexOpener(agents: readonly Agent[]): {
 
 export class HostAgents {
   private readonly slots = new Map<string, number>();
+  /** Synced hosts the last listing left out: past the app's id blocks. */
+  private past: string[] = [];
   private readonly opener: ReturnType<typeof indexOpener>;
 
   constructor(
@@ -71,13 +74,30 @@ export class HostAgents {
   /** Every synced host's index that holds a conversation, as requests name it. */
   refs(): HostIndexRef[] {
     const out: HostIndexRef[] = [];
+    const past: string[] = [];
     for (const w of this.where()) {
       const slot = this.slotOf(w.host);
-      if (slot === null) continue;
+      if (slot === null) {
+        past.push(w.host);
+        continue;
+      }
       const ref = { host: w.host, file: w.file, slot };
       if (this.opener.open(ref).hasConversations()) out.push(ref);
     }
+    this.past = past;
     return out;
+  }
+
+  /**
+   * The one line said when the last listing (refs) left synced hosts out:
+   * each host's conversations get a block of ids (src/ids/app.ts), and there
+   * are MAX_HOST_SLOT of them. null when every host is listed.
+   */
+  leftOut(): string | null {
+    const n = this.past.length;
+    if (n === 0) return null;
+    const names = this.past.slice(0, 3).map(sanitizeLine).join(', ');
+    return `${n} synced host${n === 1 ? '' : 's'} not shown (${names}${n > 3 ? ', …' : ''}): the app numbers the conversations of at most ${MAX_HOST_SLOT} hosts; lookback list --host NAME --agent AGENT lists any of them`;
   }
 
   /** The index of a synced host's agents, or null. */

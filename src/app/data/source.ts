@@ -107,7 +107,7 @@ export class DataSource {
   ): ListedRecent {
     const others = this.others;
     const hosts = this.hosts;
-    return mergedRecent(
+    const listed = mergedRecent(
       this.store,
       this.agents,
       limit,
@@ -117,6 +117,9 @@ export class DataSource {
       others ? (r) => others.storeOf(r) : null,
       hosts ? { refs: hosts.refs(), open: (r) => hosts.open(r) } : null,
     );
+    // Hosts past the app's id blocks: one line with the listing, never a silent gap.
+    const leftOut = hosts?.leftOut() ?? null;
+    return leftOut ? { ...listed, refused: [...listed.refused, leftOut] } : listed;
   }
 
   /**
