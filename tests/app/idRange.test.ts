@@ -76,13 +76,26 @@ describe("this machine's agents' id range at its edge", () => {
     }
   });
 
-  it('one row past it is refused in one line, opened or hit by a search; still listed in Recent', () => {
+  it('one row past it is refused in one line when opened; a search leaves out only its hits, said once; still listed in Recent', () => {
     const line =
       /^conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll$/;
     expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(IdRangeError);
     expect(() => agents.openTail(`codex:${IDS.codex}`)).toThrow(line);
     expect(() => agents.search('sliding window', 'relevance', [], 50, ['codex'])).toThrow(line);
-    // In the app's search over this store and the index, the index is left out in that line; the store still answers.
+    // With somewhere to say it, a search leaves out only the hits it cannot number, said once.
+    const said: string[] = [];
+    const kept = agents.search('the', 'relevance', [], 50, undefined, undefined, (l, n) =>
+      said.push(`${l} / ${n}`),
+    );
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^conversation row 67,108,864 .*lookback scroll( \(\d+ hits\))? \/ \d+$/,
+    );
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.some((i) => i.sessionId === `claude:${IDS.claude}`)).toBe(true);
+    expect(kept.some((i) => i.sessionId === `codex:${IDS.codex}`)).toBe(false);
+    // In the app's search over this store and the index, only that row is left out, said in
+    // that line once; the store and the index's other conversation still answer.
     const out: QueryResponse[] = [];
     answerQuery(
       store,
@@ -99,13 +112,14 @@ describe("this machine's agents' id range at its edge", () => {
       null,
     );
     const answer = out.find((r) => r.kind === 'search');
-    expect(answer?.kind === 'search' && answer.items.length).toBeGreaterThan(0);
-    expect(
-      answer?.kind === 'search' &&
-        answer.items.every((i) => i.agent === undefined || i.agent === 'hermes'),
-    ).toBe(true);
-    expect(answer?.kind === 'search' && answer.refused?.join('; ')).toMatch(
-      /conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll; left out$/,
+    const items = answer?.kind === 'search' ? answer.items : [];
+    expect(items.some((i) => i.agent === undefined || i.agent === 'hermes')).toBe(true);
+    expect(items.some((i) => i.sessionId === `claude:${IDS.claude}`)).toBe(true);
+    expect(items.some((i) => i.sessionId === `codex:${IDS.codex}`)).toBe(false);
+    const refused = answer?.kind === 'search' ? (answer.refused ?? []) : [];
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(
+      /^conversation row 67,108,864 of this machine's agents' index is past the app's 67,108,864; read it with lookback scroll( \(\d+ hits\))?; left out$/,
     );
     // Recent rows carry no message ids: the conversation is listed, with its title.
     expect(agents.recent(50, true).some((r) => r.sessionId === `codex:${IDS.codex}`)).toBe(true);

@@ -16,6 +16,7 @@ import type { ResultItem, SessionRow } from '../model.js';
 import {
   agentMessageId,
   agentSessionId,
+  IdRangeError,
   isAgentMessageId,
   splitAgentMessageId,
   splitAgentSession,
@@ -207,18 +208,33 @@ export class AgentSource implements AppReads {
     limit: number,
     agents?: readonly Agent[],
     filters?: Filters,
+    /** Said once when hits were left out (the line, how many). */
+    skipped?: (line: string, hits: number) => void,
   ): ResultItem[] {
     const terms = termsFromQuery(query);
-    return this.index
-      .search(query, {
-        limit,
-        roles,
-        sort: sort === 'newest' || sort === 'oldest' ? sort : 'relevance',
-        markers: SNIPPET_MARKERS,
-        ...(agents ? { agents } : {}),
-        ...(filters ? { filters } : {}),
-      })
-      .map((h) => hitItem(h, terms, this.at));
+    const hits = this.index.search(query, {
+      limit,
+      roles,
+      sort: sort === 'newest' || sort === 'oldest' ? sort : 'relevance',
+      markers: SNIPPET_MARKERS,
+      ...(agents ? { agents } : {}),
+      ...(filters ? { filters } : {}),
+    });
+    // A hit in a row past the app's id block (src/ids/app.ts) cannot be numbered: that hit
+    // is left out, said once through `skipped`; without it, the search fails in that line.
+    const items: ResultItem[] = [];
+    let past: IdRangeError | null = null;
+    let n = 0;
+    for (const h of hits)
+      try {
+        items.push(hitItem(h, terms, this.at));
+      } catch (err) {
+        if (!(err instanceof IdRangeError) || !skipped) throw err;
+        past ??= err;
+        n++;
+      }
+    if (past && skipped) skipped(n > 1 ? `${past.message} (${n} hits)` : past.message, n);
+    return items;
   }
 
   private conv(sessionId: string): AppConv | null {

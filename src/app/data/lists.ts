@@ -350,10 +350,22 @@ export function searchEverywhere(s: AppSources, req: SearchAsk): ListedSearch {
     parts.push({
       src: indexSource(sc.index),
       run: () => {
-        const items = s.agents!.search(req.query, req.sort, req.roles, req.limit, sc.index, sf);
+        let n = 0;
+        const items = s.agents!.search(
+          req.query,
+          req.sort,
+          req.roles,
+          req.limit,
+          sc.index,
+          sf,
+          (line, hits) => {
+            skipped.push(`${line}; left out`);
+            n = hits;
+          },
+        );
         return {
           rows: items.map(tags.index),
-          complete: items.length < req.limit,
+          complete: items.length + n < req.limit,
         };
       },
     });
@@ -361,14 +373,29 @@ export function searchEverywhere(s: AppSources, req: SearchAsk): ListedSearch {
     parts.push({
       src: hostIndexSource(h),
       run: () => {
-        const items = h.src.search(req.query, req.sort, req.roles, req.limit, h.agents, sf);
+        let n = 0;
+        const items = h.src.search(
+          req.query,
+          req.sort,
+          req.roles,
+          req.limit,
+          h.agents,
+          sf,
+          (line, hits) => {
+            skipped.push(`${h.ref.host}: ${line}; left out`);
+            n = hits;
+          },
+        );
         return {
           rows: items.map((r) => tags.hostIndex(r, h.ref.host)),
-          complete: items.length < req.limit,
+          complete: items.length + n < req.limit,
         };
       },
     });
+  /** Hits an index could not number (past its id block): said once per index. */
+  const skipped: string[] = [];
   const { got, refused } = runParts(parts, req.filters, notes);
+  refused.push(...skipped);
   const order = req.sort === 'newest' || req.sort === 'oldest' ? req.sort : 'turns';
   const at = { at: (r: ResultItem) => r.when };
   // Exact hits of every source before any relaxed one (they are listed apart).
