@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { likePattern, quoteAllTerms, routeQuery, type Route } from '../store/query.js';
+import { threadPageCache } from '../store/open.js';
 import { termsFromQuery } from '../text/highlight.js';
 import { INDEX_LAYOUT } from './indexDb.js';
 import { rankFunction } from './rankExt.js';
@@ -76,6 +77,8 @@ export class IndexReader {
     if (!existsSync(this.file)) return null;
     try {
       const db = new Database(this.file, { readonly: true, fileMustExist: true, timeout: 2000 });
+      // The app's threads read with their small page cache (src/store/open.ts smallPageCache).
+      threadPageCache(db);
       if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_LAYOUT) {
         db.close();
         return null;

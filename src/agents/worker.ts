@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Overrides } from './discover.js';
-import { indexAll } from './indexer.js';
+import { indexAll, type IndexReport } from './indexer.js';
 import { indexPath, openIndex, stampPass } from './indexDb.js';
 import type { Agent } from './model.js';
 import { AGENTS } from './model.js';
@@ -25,30 +25,31 @@ if (port) {
       message: String((err as Error)?.message ?? err).split('\n')[0],
     });
   try {
-    const { db } = openIndex(file);
+    // Each pass opens its own connection and closes it when it ends: nothing (64 MB of page
+    // cache, the index's file handles) is held while the app waits for the next one.
     const pass = (): void => {
-      let last = 0;
-      const report = indexAll(db, {
-        ...(init.overrides ? { overrides: init.overrides } : {}),
-        ...(init.agents ? { agents: init.agents } : {}),
-        onProgress: (progress) => {
-          const now = Date.now();
-          if (now - last < 50 && progress.filesDone < progress.filesTotal) return;
-          last = now;
-          port.postMessage({ kind: 'progress', progress });
-        },
-      });
-      if ((init.agents ?? AGENTS).length === AGENTS.length && !init.overrides) stampPass(file);
-      port.postMessage({ kind: 'done', report });
-      return void report;
-    };
-    if (!init.everyMs) {
+      const { db } = openIndex(file);
+      let report: IndexReport;
       try {
-        pass();
+        let last = 0;
+        report = indexAll(db, {
+          ...(init.overrides ? { overrides: init.overrides } : {}),
+          ...(init.agents ? { agents: init.agents } : {}),
+          onProgress: (progress) => {
+            const now = Date.now();
+            if (now - last < 50 && progress.filesDone < progress.filesTotal) return;
+            last = now;
+            port.postMessage({ kind: 'progress', progress });
+          },
+        });
       } finally {
         db.close();
       }
-    } else {
+      if ((init.agents ?? AGENTS).length === AGENTS.length && !init.overrides) stampPass(file);
+      port.postMessage({ kind: 'done', report });
+    };
+    if (!init.everyMs) pass();
+    else {
       const every = init.everyMs;
       const loop = (): void => {
         const t0 = Date.now();

@@ -119,6 +119,14 @@ export function smallPageCache(): void {
   pageCacheKiB = STORE_CACHE_KIB;
 }
 
+/**
+ * This thread's page cache on `db` (any read connection: a store, the agents'
+ * index): STORE_CACHE_KIB once the thread asked (smallPageCache), else left as is.
+ */
+export function threadPageCache(db: { pragma(source: string): unknown }): void {
+  if (pageCacheKiB !== null) db.pragma(`cache_size = -${pageCacheKiB}`);
+}
+
 function connect(filename: string, display: string): Database {
   const Ctor = sqlite();
   const db = new Ctor(filename, {
@@ -128,7 +136,7 @@ function connect(filename: string, display: string): Database {
   });
   try {
     db.pragma('query_only = 1');
-    if (pageCacheKiB !== null) db.pragma(`cache_size = -${pageCacheKiB}`);
+    threadPageCache(db);
     // Touch the schema now so a corrupt or locked file fails here, not mid-render.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     return db;
