@@ -21,14 +21,15 @@ import {
   splitAgentMessageId,
 } from '../../src/ids/app.js';
 import { IDS, indexSamples } from '../agents/samples.js';
-import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
+import { tempDir } from '../helpers/fixtures.js';
 import { answerQuery, type QueryResponse } from '../../src/app/data/queries.js';
 import { Store } from '../../src/store/store.js';
-import { copyFileSync } from 'node:fs';
+import { storeWithAgents } from './withAgents.js';
 
 let indexFile: string;
 let agents: AgentSource;
 let store: Store;
+let close: (() => void) | undefined;
 
 /** Moves a conversation to index row `id`, as a long-lived index's rows grow. */
 function moveRow(nativeId: string, id: number): void {
@@ -53,16 +54,10 @@ beforeAll(() => {
   indexSamples(join(dir, 'home'), indexFile);
   moveRow(IDS.claude, MAX_LOCAL_CONV_ID - 1);
   moveRow(IDS.codex, MAX_LOCAL_CONV_ID);
-  const path = join(dir, 'state.db');
-  copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), path);
-  store = Store.open(path, { profile: 'default' });
-  agents = new AgentSource(new IndexReader(indexFile, [...AGENTS]));
+  ({ store, agents, close } = storeWithAgents(dir, indexFile));
 });
 
-afterAll(() => {
-  agents?.close();
-  store?.close();
-});
+afterAll(() => close?.());
 
 describe("this machine's agents' id range at its edge", () => {
   it('the last row it can number opens, its ids reading back to it', () => {

@@ -17,6 +17,7 @@ import { lookback } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { EXACT, SEM, writeHome } from '../semantic/agentHome.js';
 import { writeTinyModel } from '../semantic/tinyModel.js';
+import { meaningResults } from './meaningWait.js';
 import {
   WIDE,
   agentsOption,
@@ -71,16 +72,7 @@ describe('v over the other agents', () => {
     expect(h.state().search.meaning).toBe('hybrid');
     await h.press('/');
     const q = 'agent:claude 证书';
-    await h.type(q);
-    await h.waitFor(
-      () =>
-        !h!.state().results.busy &&
-        h!.state().results.forText === q &&
-        h!.state().results.items.length > 0,
-      'results by meaning over the agents',
-      20_000,
-    );
-    const items = h.state().results.items;
+    const items = await meaningResults(h, q, 'results by meaning over the agents');
     expect(items.every((r) => r.agent === 'claude')).toBe(true);
     const cli = lookback(
       [

@@ -13,6 +13,7 @@ import { buildStore } from '../helpers/stores.js';
 import { lookback } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { writeTinyModel } from '../semantic/tinyModel.js';
+import { meaningResults } from './meaningWait.js';
 import { WIDE, startHarness, type Harness } from './harness.js';
 
 let path: string;
@@ -76,16 +77,7 @@ describe('v: search by meaning', () => {
     await h.press('/');
     // A paraphrase: no conversation has the word "and"; the pets one has the others.
     const q = 'dog and cat';
-    await h.type(q);
-    await h.waitFor(
-      () =>
-        !h!.state().results.busy &&
-        h!.state().results.forText === q &&
-        h!.state().results.items.length > 0,
-      'results by meaning',
-      20_000,
-    );
-    const items = h.state().results.items;
+    const items = await meaningResults(h, q, 'results by meaning');
     expect(items[0]!.sessionId).toBe('pets');
     const frame = h.frame();
     expect(frame).toContain('mode: hybrid');

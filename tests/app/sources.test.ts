@@ -11,8 +11,6 @@ import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IndexReader } from '../../src/agents/appReads.js';
-import { AGENTS } from '../../src/agents/model.js';
 import { splitAgentSession } from '../../src/ids/app.js';
 import { AgentSource } from '../../src/app/data/agentSource.js';
 import type { ProfileRef } from '../../src/app/data/everyProfile.js';
@@ -25,26 +23,22 @@ import { countConversations } from '../../src/store/search.js';
 import { Store } from '../../src/store/store.js';
 import { indexSamples } from '../agents/samples.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
+import { storeWithAgents } from './withAgents.js';
 
 let dir: string;
 let indexFile: string;
 let store: Store;
 let agents: AgentSource;
+let close: (() => void) | undefined;
 
 beforeAll(() => {
   dir = tempDir();
   indexFile = join(dir, 'index', 'agents.db');
   indexSamples(join(dir, 'home'), indexFile);
-  const path = join(dir, 'state.db');
-  copyFileSync(join(FIXTURE_DIR, 'hermes-v30.db'), path);
-  store = Store.open(path, { profile: 'default' });
-  agents = new AgentSource(new IndexReader(indexFile, [...AGENTS]));
+  ({ store, agents, close } = storeWithAgents(dir, indexFile));
 });
 
-afterAll(() => {
-  agents?.close();
-  store?.close();
-});
+afterAll(() => close?.());
 
 function ask(req: QueryRequest, s = store, openRef?: (r: ProfileRef) => Store): QueryResponse[] {
   const out: QueryResponse[] = [];
