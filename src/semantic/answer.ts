@@ -226,7 +226,7 @@ export function whyMatched(
         ? { semantic_weight: round(f.semantic_weight) }
         : {}),
       // Shown where it is for being among the semantic leg's surest, not for its fused score.
-      ...(f.reserved ? { semantic_reserve: true } : {}),
+      ...(mode === 'hybrid' && f.reserved ? { semantic_reserve: true } : {}),
     },
   };
 }

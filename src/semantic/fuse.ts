@@ -214,8 +214,10 @@ function withReserve<T>(
     .filter((f) => !on.has(f.key) && f.semantic_rank !== null && f.semantic_rank <= reserve.within)
     .sort((a, b) => a.semantic_rank! - b.semantic_rank!)
     .slice(0, slots);
+  // Marked only when the reserve is what put it on the page.
+  const blendPage = new Set(page.slice(0, limit).map((f) => f.key));
   for (const f of best) {
-    f.reserved = true;
+    if (!blendPage.has(f.key)) f.reserved = true;
     on.add(f.key);
   }
   const fill = page.filter((f) => !on.has(f.key)).slice(0, slots - best.length);
