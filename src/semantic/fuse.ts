@@ -227,7 +227,7 @@ function withReserve<T>(
 
 /**
  * The shipped hybrid's blend (tests/bench/recall/README.md, "The confident
- * blend" and "A reserve for the semantic leg"): the softest ramp that lost no
+ * blend" and "Two places kept for the semantic leg"): the softest ramp that lost no
  * paraphrase Recall@10 to relaxed lexical with RI, corpus LSA or USE-lite,
  * and the page's last two places kept for the semantic leg's top three
  * (HYBRID_RESERVE). The ramp alone tied relaxed on USE-lite's tune half (0.71):
