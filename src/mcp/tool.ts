@@ -46,7 +46,7 @@ OTHER AGENTS
 
 SEARCH BY MEANING (opt-in)
 
-  mode="semantic" finds conversations by meaning with the embedding model the server was started with (lookback mcp --embedder SPEC, or LOOKBACK_EMBEDDER); mode="hybrid" lists the conversations with every word first, then fuses the closest by words and by meaning. Each result says why it matched: "match" ("semantic", "lex+sem", "relaxed"; absent for every word) and score_parts (lexical_rank, semantic_rank, cosine, quality, fused; in hybrid also semantic_weight, how much meaning counted for this query). Both search one Hermes store and take no filters yet; without a model they are refused with a line saying how to configure one. Default: mode="lexical".
+  mode="semantic" finds conversations by meaning with the embedding model the server was started with (lookback mcp --embedder SPEC, or LOOKBACK_EMBEDDER); mode="hybrid" lists the conversations with every word first, then fuses the closest by words and by meaning. Each result says why it matched: "match" ("semantic", "lex+sem", "relaxed"; absent for every word) and score_parts (lexical_rank, semantic_rank, cosine, quality, fused; in hybrid also semantic_weight, how much meaning counted for this query, and semantic_reserve: true on a hit placed in the last two places kept for the closest by meaning). Both search one Hermes store and take no filters yet; without a model they are refused with a line saying how to configure one. Default: mode="lexical".
 
 QUERY SYNTAX
 

@@ -227,7 +227,9 @@ export async function semanticSearch(
  * Why a fused hit matched, as every door shows it: `match` (null for an exact
  * hit, else relaxed, semantic, or lex+sem when both legs found it) and
  * `score_parts` (each leg's rank, the cosine and its quality word, the fused
- * score and, in hybrid, how much the semantic side counted for this query).
+ * score and, in hybrid, how much the semantic side counted for this query, and
+ * `semantic_reserve` on a hit placed in the page's last places kept for the
+ * semantic leg's best).
  */
 export function whyMatched(
   f: Fused<{ cos: number | null; relaxed: boolean }>,
@@ -252,6 +254,8 @@ export function whyMatched(
       ...(mode === 'hybrid' && f.semantic_weight !== undefined
         ? { semantic_weight: round(f.semantic_weight) }
         : {}),
+      // Shown where it is for being among the semantic leg's surest, not for its fused score.
+      ...(mode === 'hybrid' && f.reserved ? { semantic_reserve: true } : {}),
     },
   };
 }

@@ -22,6 +22,8 @@ export interface Fused<T> {
   /** Score fusions: the semantic weight this query got, and the standout it was judged on. */
   semantic_weight?: number;
   standout?: number;
+  /** Placed in one of the page's last slots kept for the semantic leg's best (`Reserve`), not by its fused score. */
+  reserved?: true;
 }
 
 export function rrf<T>(
@@ -124,6 +126,17 @@ export interface Confidence {
 }
 
 /**
+ * The page's last `slots` places, kept for the semantic leg's best
+ * conversations (semantic rank ≤ `within`) that the blend left off the page's
+ * first limit − slots; when there are none, the blend's own order fills them.
+ * Exact hits are never displaced: the reserve only takes places after them.
+ */
+export interface Reserve {
+  slots: number;
+  within: number;
+}
+
+/**
  * Hybrid by scores instead of ranks: every candidate conversation (either
  * leg's) is scored as (1 − α) × its lexical rank score 1 / (1 + (rank − 1) / k)
  * (0 when the lexical leg did not find it) plus α × its similarity, the best
@@ -142,6 +155,8 @@ export function blend<T>(
   k: number,
   /** Scale alpha by how much the semantic leg's best stands out (`semanticStandout`); absent: alpha as given. */
   confidence?: Confidence,
+  /** The page's last places kept for the semantic leg's best (`Reserve`); absent: none. */
+  reserve?: Reserve,
 ): Fused<T>[] {
   const fused = rrf(lexical, semantic, k, 1);
   const cos = new Map<string, number>();
@@ -171,27 +186,59 @@ export function blend<T>(
   const head = fused
     .filter((f) => exact.has(f.key))
     .sort((a, b) => a.lexical_rank! - b.lexical_rank!);
-  const rest = fused
-    .filter((f) => !exact.has(f.key))
-    .sort(
-      (a, b) =>
-        b.fused - a.fused ||
-        (a.lexical_rank ?? Infinity) - (b.lexical_rank ?? Infinity) ||
-        (a.semantic_rank ?? Infinity) - (b.semantic_rank ?? Infinity),
-    );
-  return [...head, ...rest].slice(0, limit);
+  const rest = fused.filter((f) => !exact.has(f.key)).sort(byFused);
+  const page = [...head, ...rest];
+  return reserve ? withReserve(page, head.length, limit, reserve) : page.slice(0, limit);
+}
+
+/** Higher fused score first; ties: the lexical leg's rank, then the semantic leg's. */
+function byFused<T>(a: Fused<T>, b: Fused<T>): number {
+  return (
+    b.fused - a.fused ||
+    (a.lexical_rank ?? Infinity) - (b.lexical_rank ?? Infinity) ||
+    (a.semantic_rank ?? Infinity) - (b.semantic_rank ?? Infinity)
+  );
+}
+
+/** `page` (exact hits, then the blend's order) cut to `limit`, its last places kept as `reserve` says. */
+function withReserve<T>(
+  page: Fused<T>[],
+  exact: number,
+  limit: number,
+  reserve: Reserve,
+): Fused<T>[] {
+  const slots = Math.max(0, Math.min(reserve.slots, limit - exact));
+  const top = page.slice(0, limit - slots);
+  const on = new Set(top.map((f) => f.key));
+  const best = page
+    .filter((f) => !on.has(f.key) && f.semantic_rank !== null && f.semantic_rank <= reserve.within)
+    .sort((a, b) => a.semantic_rank! - b.semantic_rank!)
+    .slice(0, slots);
+  // Marked only when the reserve is what put it on the page.
+  const blendPage = new Set(page.slice(0, limit).map((f) => f.key));
+  for (const f of best) {
+    if (!blendPage.has(f.key)) f.reserved = true;
+    on.add(f.key);
+  }
+  const fill = page.filter((f) => !on.has(f.key)).slice(0, slots - best.length);
+  // The kept places in fused order too, so the page's scores never rise down the page.
+  return [...top, ...[...best, ...fill].sort(byFused)].slice(0, limit);
 }
 
 /**
  * The shipped hybrid's blend (tests/bench/recall/README.md, "The confident
- * blend"): the softest ramp that lost no paraphrase Recall@10 to relaxed
- * lexical with RI, corpus LSA or USE-lite. With USE-lite paraphrase 0.75 vs
- * relaxed 0.73 (held-out 0.79 vs 0.75, tune half a tie); with RI at 55k 0.71 =
- * 0.71, where the unramped blend gave 0.63 and RRF 0.69.
+ * blend" and "Two places kept for the semantic leg"): the softest ramp that lost no
+ * paraphrase Recall@10 to relaxed lexical with RI, corpus LSA or USE-lite,
+ * and the page's last two places kept for the semantic leg's top three
+ * (HYBRID_RESERVE). The ramp alone tied relaxed on USE-lite's tune half (0.71):
+ * its one tune paraphrase that only the semantic leg finds (its rank 2, relaxed
+ * 26) stood out by 2.5 sd, too little for weight. The reserve was chosen on
+ * the tune half only.
  */
 export const HYBRID_ALPHA = 0.5;
 export const HYBRID_BLEND_K = 10;
 export const HYBRID_CONFIDENCE: Confidence = { from: 2, to: 4 };
+export const HYBRID_RESERVE: Reserve = { slots: 2, within: 3 };
 
 /**
  * Hybrid, as every door serves it: exact hits (every word) first in lexical
@@ -199,7 +246,10 @@ export const HYBRID_CONFIDENCE: Confidence = { from: 2, to: 4 };
  * `blend` with HYBRID_ALPHA scaled by how far the semantic leg's best
  * candidate stands out (HYBRID_CONFIDENCE). A real sentence model's clear
  * answer gets the weight; a weak embedder's flat scores leave relaxed lexical's
- * order nearly as it was.
+ * order nearly as it was. The page's last HYBRID_RESERVE.slots places go to
+ * the semantic leg's top HYBRID_RESERVE.within conversations the blend left off
+ * (`Reserve`): what the semantic leg is surest of is always shown, whatever its
+ * standout, at the cost of the blend's last places (never an exact hit's).
  *
  * `cosOf` gives any candidate conversation its best cosine (`conversationCosines`),
  * so one the lexical leg found is judged on its similarity too; without it only
@@ -220,5 +270,6 @@ export function hybrid<T>(
     HYBRID_ALPHA,
     HYBRID_BLEND_K,
     HYBRID_CONFIDENCE,
+    HYBRID_RESERVE,
   );
 }

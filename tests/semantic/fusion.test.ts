@@ -5,8 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  blend,
   HYBRID_ALPHA,
+  HYBRID_BLEND_K,
   HYBRID_CONFIDENCE,
+  HYBRID_RESERVE,
   hybrid,
   semanticStandout,
 } from '../../src/semantic/fuse.js';
@@ -88,5 +91,99 @@ describe('the shipped hybrid: a confident blend', () => {
     );
     // Two candidates: no spread to stand out from, so no semantic weight; lexical first.
     expect(out.map((f) => f.key)).toEqual(['x', 'y']);
+  });
+
+  describe('the reserve: the page’s last places kept for the semantic leg’s best', () => {
+    const relaxedOnly = lexical.slice(1);
+    const page = (cos: Map<string, number>, limit = 10, lex = relaxedOnly) => {
+      const semantic = [...cos]
+        .sort((a, b) => b[1] - a[1])
+        .map(([key, c]) => ({ key, item: key, cos: c }));
+      const cosOf = (key: string) => (cos.has(key) ? { cos: cos.get(key)!, item: key } : null);
+      return {
+        shipped: hybrid(lex, semantic, limit, cosOf),
+        // The same blend without the reserve: what the page was before it.
+        unreserved: blend(
+          lex,
+          semantic,
+          cosOf,
+          limit,
+          HYBRID_ALPHA,
+          HYBRID_BLEND_K,
+          HYBRID_CONFIDENCE,
+        ),
+      };
+    };
+
+    it('puts a conversation only the semantic leg finds, at its rank 1, on a page of 10 even when its standout earns no weight', () => {
+      // A flat embedder: `s` is its best but barely, so the blend gives it no weight.
+      const cos = cosines(0.5, 0.545);
+      expect(semanticStandout([...cos.values()])).toBeLessThan(HYBRID_CONFIDENCE.from);
+      const { shipped, unreserved } = page(cos);
+      expect(unreserved.map((f) => f.key)).not.toContain('s');
+      const keys = shipped.map((f) => f.key);
+      expect(keys).toHaveLength(10);
+      const at = keys.indexOf('s');
+      expect(at).toBeGreaterThanOrEqual(10 - HYBRID_RESERVE.slots);
+      expect(shipped[at]).toMatchObject({
+        lexical_rank: null,
+        semantic_rank: 1,
+        reserved: true,
+        semantic_weight: 0,
+      });
+      // Conversations both legs found keep their places above the reserve.
+      expect(keys.slice(0, 10 - HYBRID_RESERVE.slots)).toEqual(
+        unreserved.slice(0, 10 - HYBRID_RESERVE.slots).map((f) => f.key),
+      );
+      expect(keys.slice(0, 8)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8']);
+      // Scores never rise down the page.
+      for (let i = 1; i < shipped.length; i++)
+        expect(shipped[i]!.fused).toBeLessThanOrEqual(shipped[i - 1]!.fused);
+    });
+
+    it('changes nothing when the semantic leg’s best are already on the page', () => {
+      const cos = cosines(0.5, 0.5);
+      cos.delete('s');
+      for (const [k, c] of [
+        ['r1', 0.9],
+        ['r2', 0.89],
+        ['r3', 0.88],
+      ] as const)
+        cos.set(k, c);
+      const { shipped, unreserved } = page(cos);
+      expect(shipped.map((f) => f.key)).toEqual(unreserved.map((f) => f.key));
+      expect(shipped.some((f) => f.reserved)).toBe(false);
+    });
+
+    it('takes only the semantic leg’s top HYBRID_RESERVE.within', () => {
+      // The semantic leg's top three are on the page; `s` is its fourth: it stays off.
+      const cos = cosines(0.5, 0.5);
+      for (const [k, c] of [
+        ['r1', 0.9],
+        ['r2', 0.89],
+        ['r3', 0.88],
+        ['s', 0.87],
+      ] as const)
+        cos.set(k, c);
+      expect(HYBRID_RESERVE.within).toBe(3);
+      const keys = page(cos).shipped.map((f) => f.key);
+      expect(keys).not.toContain('s');
+      expect(keys).toHaveLength(10);
+    });
+
+    it('never displaces an exact hit', () => {
+      const exact = Array.from({ length: 10 }, (_, i) => ({
+        key: `e${i + 1}`,
+        item: `e${i + 1}`,
+        exact: true,
+      }));
+      const cos = new Map<string, number>(exact.map((e, i) => [e.key, 0.2 + i * 0.001]));
+      cos.set('s', 0.95);
+      const { shipped } = page(cos, 10, [...exact, ...relaxedOnly]);
+      expect(shipped.map((f) => f.key)).toEqual(exact.map((e) => e.key));
+      // Nine exact hits leave one place: the semantic leg's best takes it.
+      const nine = page(cos, 10, [...exact.slice(0, 9), ...relaxedOnly]).shipped;
+      expect(nine.map((f) => f.key)).toEqual([...exact.slice(0, 9).map((e) => e.key), 's']);
+    });
   });
 });

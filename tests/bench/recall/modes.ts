@@ -13,10 +13,14 @@ export interface Mode {
   search: (query: string) => Ranked[];
   /** Work before the timed questions (embedding the queries), when the mode needs it. */
   prepare?: (queries: readonly string[]) => Promise<void>;
+  /** The first n answers (past the page), for the headroom analysis. */
+  deep?: (query: string, n: number) => Ranked[];
+  /** One short note on how this question was answered (the blend's standout and weight), for the headroom analysis. */
+  note?: (query: string) => string;
 }
 
-function ranked(store: Store, query: string, relaxed: boolean): Ranked[] {
-  const answer = discover(store, query, { limit: K, views: false, relaxed });
+function ranked(store: Store, query: string, relaxed: boolean, limit = K): Ranked[] {
+  const answer = discover(store, query, { limit, views: false, relaxed });
   return answer.results.map((r) => ({
     root: r.parent_session_id ?? r.session_id,
     message: r.match_message_id,
@@ -35,6 +39,7 @@ export function lexicalModes(store: Store): Mode[] {
       name: 'relaxed',
       about: 'exact hits, then relaxed BM25 (any word, stop words dropped, stems as prefixes)',
       search: (q) => ranked(store, q, true),
+      deep: (q, n) => ranked(store, q, true, n),
     },
     // LOOKBACK_RECALL_EXPERIMENTS=1: conversations ranked as documents (convRank.ts), not shipped.
     ...(process.env.LOOKBACK_RECALL_EXPERIMENTS === '1'

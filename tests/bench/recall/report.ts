@@ -1,6 +1,6 @@
 /** Runs every mode over the questions and formats the figures as a Markdown table. */
 import type { Qrel } from './corpus.js';
-import { score, type Ranked, type StratumScore } from './metrics.js';
+import { K, score, type Ranked, type StratumScore } from './metrics.js';
 import type { Mode } from './modes.js';
 
 export interface ModeScores {
@@ -57,7 +57,7 @@ export function table(results: readonly ModeScores[]): string {
 /** Paraphrase Recall@10 / MRR@10 on each half of the needles (corpus.ts `half`). */
 export function halves(qrels: readonly Qrel[], results: readonly ModeScores[]): string {
   const lines = [
-    '| mode | paraphrase tune: R@10 / MRR@10 | paraphrase held-out: R@10 / MRR@10 |',
+    '| mode | paraphrase tune: R@10 / MRR@10 / nDCG@10 | paraphrase held-out: R@10 / MRR@10 / nDCG@10 |',
     '|---|---|---|',
   ];
   for (const r of results) {
@@ -69,7 +69,7 @@ export function halves(qrels: readonly Qrel[], results: readonly ModeScores[]): 
         idx.map((i) => qrels[i]!),
         idx.map((i) => r.answers[i]!),
       )[0];
-      return s ? `${f2(s.recall)} / ${f2(s.mrr)} (n ${s.queries})` : '–';
+      return s ? `${f2(s.recall)} / ${f2(s.mrr)} / ${f2(s.ndcg)} (n ${s.queries})` : '–';
     };
     lines.push(`| ${r.mode.name} | ${cell('tune')} | ${cell('held')} |`);
   }
@@ -79,4 +79,61 @@ export function halves(qrels: readonly Qrel[], results: readonly ModeScores[]): 
 export function report(qrels: readonly Qrel[], modes: readonly Mode[]): string {
   const results = runModes(qrels, modes);
   return `${table(results)}\n\n${halves(qrels, results)}`;
+}
+
+/**
+ * The headroom on the tune half: for each tune paraphrase, its conversation's rank (1–10, or
+ * "–") in relaxed, in semantic:NAME and in each fusion over NAME; then how many relaxed
+ * misses the semantic leg finds, and how many relaxed hits each fusion pushes out.
+ */
+export function headroom(qrels: readonly Qrel[], modes: readonly Mode[], name: string): string {
+  const relaxed = modes.find((m) => m.name === 'relaxed')!;
+  const sem = modes.find((m) => m.name === `semantic:${name}`)!;
+  const fusions = modes.filter(
+    (m) => m !== sem && (m.name.endsWith(`:${name}`) || m.name.includes(`:${name}:`)),
+  );
+  const qs = qrels.filter((q) => q.half === 'tune' && q.stratum === 'paraphrase');
+  const rank = (m: Mode, q: Qrel): number => {
+    const at = m
+      .search(q.query)
+      .slice(0, K)
+      .findIndex((r) => r.root === q.session);
+    return at < 0 ? 0 : at + 1;
+  };
+  // Past the page: the rank in each leg's 50 (what a fusion can still lift), "r (deep)".
+  const deepRank = (m: Mode, q: Qrel): string => {
+    const at = (m.deep?.(q.query, 50) ?? []).findIndex((r) => r.root === q.session);
+    return at < 0 ? '' : ` (${at + 1})`;
+  };
+  const cell = (r: number): string => (r ? String(r) : '–');
+  const lines = [
+    `| tune paraphrase | relaxed | semantic:${name} | ${fusions.map((f) => f.name).join(' | ')} |`,
+    `|---|---|---|${fusions.map(() => '---|').join('')}`,
+  ];
+  let headroomN = 0;
+  const pushed = fusions.map(() => 0);
+  const gained = fusions.map(() => 0);
+  for (const q of qs) {
+    const r = rank(relaxed, q);
+    const s = rank(sem, q);
+    if (!r && s) headroomN++;
+    const fr = fusions.map((f, i) => {
+      const x = rank(f, q);
+      if (r && !x) pushed[i]!++;
+      if (!r && x) gained[i]!++;
+      return x;
+    });
+    lines.push(
+      `| ${q.query} | ${cell(r)}${r ? '' : deepRank(relaxed, q)} | ${cell(s)}${s ? '' : deepRank(sem, q)} | ${fr.map((x, i) => `${cell(x)} ${fusions[i]!.note?.(q.query) ?? ''}`).join(' | ')} |`,
+    );
+  }
+  lines.push(
+    '',
+    `tune paraphrases relaxed misses that semantic:${name} finds in its top 10: ${headroomN} of ${qs.length}`,
+    ...fusions.map(
+      (f, i) =>
+        `${f.name}: gains ${gained[i]} relaxed misses, pushes out ${pushed[i]} relaxed hits`,
+    ),
+  );
+  return lines.join('\n');
 }

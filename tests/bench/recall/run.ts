@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { Store } from '../../../src/store/store.js';
 import { buildRecallCorpus, loadRecallCorpus } from './corpus.js';
 import { lexicalModes } from './modes.js';
-import { report } from './report.js';
+import { headroom, report } from './report.js';
 import { RandomIndexing } from './randomIndexing.js';
 import { Lsa } from './lsa.js';
 import { semanticModes } from './semanticModes.js';
@@ -93,6 +93,10 @@ try {
       if (at < 0 || at > 2)
         console.log(`${q.stratum}\t${q.half}\t${at < 0 ? 'miss' : `#${at + 1}`}\t${q.query}`);
     }
+  // LOOKBACK_RECALL_HEADROOM=NAME: per tune-half paraphrase, the rank (top 10) of its conversation in
+  // relaxed, semantic:NAME and every mode ending in :NAME or :NAME:… (held-out is never printed: tuning looks at tune only).
+  const hr = process.env.LOOKBACK_RECALL_HEADROOM;
+  if (hr) console.log(headroom(corpus.qrels, modes, hr));
 } finally {
   semantic?.close();
   store.close();

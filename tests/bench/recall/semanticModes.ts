@@ -41,7 +41,7 @@ function fusions(): [number, number][] {
 }
 
 /**
- * LOOKBACK_RECALL_BLEND="alpha,k;alpha,k,from,to;…": score fusions (fuse.ts `blend`) to compare
+ * LOOKBACK_RECALL_BLEND="alpha,k;alpha,k,from,to;alpha,k,from,to,slots,within;…" (from "x": no ramp): score fusions (fuse.ts `blend`) to compare
  * on the tune half; with from,to the semantic weight is scaled by the leg's standout (confident blend).
  */
 function blends(): number[][] {
@@ -139,12 +139,22 @@ export async function semanticModes(
         about: `nearest messages by ${e.name}, best per conversation`,
         prepare,
         search: (q) => semantic(q, K),
+        deep: semantic,
       },
       {
         name: `hybrid:${e.name}`,
         about: `shipped: exact hits first, then the confident blend (fuse.ts \`hybrid\`) of relaxed lexical and ${e.name}, ${POOL} conversations a leg`,
         prepare,
         search: (q: string) => scored(q, (lex, sem, cosOf) => hybrid(lex, sem, K, cosOf)),
+        note: (q: string) => {
+          let w = '';
+          scored(q, (lex, sem, cosOf) => {
+            const f = hybrid(lex, sem, K, cosOf);
+            w = f[0] ? `z ${f[0].standout?.toFixed(1)} w ${f[0].semantic_weight?.toFixed(2)}` : '';
+            return f;
+          });
+          return w;
+        },
       },
       ...fusions().map(([k, w]) => ({
         name: `rrf:${e.name}${k === HYBRID_K && w === SEMANTIC_WEIGHT ? '' : `:k${k}w${w}`}`,
@@ -159,9 +169,9 @@ export async function semanticModes(
             w,
           ).map((f) => ({ ...(f.lexical ?? f.semantic)!, relaxed: f.lexical?.relaxed ?? true })),
       })),
-      ...blends().map(([alpha, k, from, to]) => ({
-        name: `blend:${e.name}:a${alpha}k${k}${from === undefined ? '' : `z${from}-${to}`}`,
-        about: `exact hits first, then (1−${alpha}${from === undefined ? '' : ` × c`}) × lexical rank score (k ${k}) + ${alpha}${from === undefined ? '' : ` × c`} × normalised best cosine of each candidate conversation (${POOL} a leg)${from === undefined ? '' : `; c = the leg's standout ramped from ${from} to ${to} sd`}`,
+      ...blends().map(([alpha, k, from, to, slots, within]) => ({
+        name: `blend:${e.name}:a${alpha}k${k}${from === undefined || Number.isNaN(from) ? '' : `z${from}-${to}`}${slots === undefined ? '' : `r${slots}w${within}`}`,
+        about: `exact hits first, then${slots === undefined ? '' : ` (the last ${slots} places kept for the semantic leg's best within its top ${within})`} (1−${alpha}${from === undefined ? '' : ` × c`}) × lexical rank score (k ${k}) + ${alpha}${from === undefined ? '' : ` × c`} × normalised best cosine of each candidate conversation (${POOL} a leg)${from === undefined ? '' : `; c = the leg's standout ramped from ${from} to ${to} sd`}`,
         prepare,
         search: (q: string) =>
           scored(q, (lex, sem, cosOf) =>
@@ -172,7 +182,8 @@ export async function semanticModes(
               K,
               alpha!,
               k!,
-              from === undefined ? undefined : { from, to: to! },
+              from === undefined || Number.isNaN(from) ? undefined : { from, to: to! },
+              slots === undefined ? undefined : { slots, within: within! },
             ),
           ),
       })),
