@@ -264,6 +264,11 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
     44,
     12,
   );
+  if (MEMORY_CALLS <= 0) {
+    await client.close();
+    stores.closeAll();
+    return;
+  }
   console.log(`\nmemory: ${MEMORY_CALLS.toLocaleString()} calls cycling through the shapes above`);
   const samples: { calls: number; rss: number }[] = [{ calls: 0, rss: rssOf(pid) }];
   const t = performance.now();
