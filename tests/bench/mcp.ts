@@ -9,7 +9,7 @@
  * - memory: 10,000 calls of every shape with the server's RSS sampled, which
  *   should stay flat.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AgentIndex } from '../../src/mcp/agents.js';
@@ -151,6 +151,8 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   // server (the SDK passes on only a few variables), which then writes its stage times.
   const bin = process.env.LOOKBACK_BENCH_MCP_BIN ?? join(input.root, 'dist', 'lookback.js');
   const stages = process.env.LOOKBACK_MCP_STAGES;
+  // The servers append to FILE: start it empty so its lines are this run's calls.
+  if (stages) rmSync(stages, { force: true });
   const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
   const connect = async () => {
     const transport = new StdioClientTransport({
@@ -267,6 +269,7 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   if (MEMORY_CALLS <= 0) {
     await client.close();
     stores.closeAll();
+    if (stages) await printStages(stages, ops, n, 5 + ops.length * (5 + n));
     return;
   }
   console.log(`\nmemory: ${MEMORY_CALLS.toLocaleString()} calls cycling through the shapes above`);
@@ -291,4 +294,44 @@ export async function benchMcp(input: McpBenchInput): Promise<void> {
   row(['throughput (calls/s, one client, sequential)', (MEMORY_CALLS / secs).toFixed(0), '']);
   await client.close();
   stores.closeAll();
+  if (stages) await printStages(stages, ops, n, 5 + ops.length * (5 + n) + MEMORY_CALLS);
+}
+
+/**
+ * With LOOKBACK_MCP_STAGES=FILE: the servers' stage times (src/mcp/stages.ts),
+ * median CPU per shape over its timed calls. FILE holds the 5 start-up servers'
+ * one call each, then each shape's 5 warm-up and n timed calls, in order.
+ */
+async function printStages(file: string, ops: Op[], n: number, lines: number): Promise<void> {
+  // The server writes FILE as it stops, just after the client closes.
+  let rows: Record<string, number>[] = [];
+  for (let tries = 0; tries < 50 && rows.length < lines; tries++) {
+    await new Promise((r) => setTimeout(r, 100));
+    rows = existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, number>)
+      : [];
+  }
+  if (rows.length < lines) {
+    console.log(`\nstage times: ${file} has ${rows.length} calls, expected ${lines}`);
+    return;
+  }
+  console.log(`\nserver stage CPU per call (${file}; median of ${n} calls, ms)`);
+  const keys = ['sdkIn', 'tool', 'text', 'sdkOut', 'write'];
+  row(['call', ...keys, 'not tool'], 44, 9);
+  for (const [i, op] of ops.entries()) {
+    const calls = rows.slice(5 + i * (5 + n) + 5, 5 + (i + 1) * (5 + n));
+    const cpu = (k: string) => median(calls.map((c) => c[`${k}Cpu`]!));
+    row(
+      [
+        op.label,
+        ...keys.map((k) => cpu(k).toFixed(2)),
+        median(calls.map((c) => c.totalCpu! - c.toolCpu!)).toFixed(2),
+      ],
+      44,
+      9,
+    );
+  }
 }
