@@ -19,6 +19,7 @@ import type { Json } from '../store/recall.js';
 import { ToolError, type Sources } from './call.js';
 import { findTool, TOOLS, type AnyTool, type ToolAnswer } from './tools.js';
 import { oneLine } from './wire.js';
+import { stage } from './stages.js';
 import { LIST_TTL_MS } from '../budgets.js';
 
 const INSTRUCTIONS =
@@ -26,7 +27,10 @@ const INSTRUCTIONS =
 
 /** The answer as the CLI prints it (text) and as an object (structured content). */
 function ok(payload: Record<string, Json>): CallToolResult {
-  return { content: [{ type: 'text', text: inertJson(payload) }], structuredContent: payload };
+  stage('ran');
+  const text = inertJson(payload);
+  stage('text');
+  return { content: [{ type: 'text', text }], structuredContent: payload };
 }
 
 /** The CLI's error shape, one line, flagged as a tool error so the model sees it failed. */
@@ -65,6 +69,7 @@ function runTool(
   from: Sources,
 ): CallToolResult | Promise<CallToolResult> {
   try {
+    stage('call');
     const answer = tool.call(raw, from);
     return answer instanceof Promise ? answer.then(settle, caught) : settle(answer);
   } catch (err) {

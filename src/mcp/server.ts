@@ -26,6 +26,7 @@ import { ToolError, type Sources } from './call.js';
 import { StoreRegistry, type Locate } from './stores.js';
 import { createServer } from './protocol.js';
 import { GuardedStdioTransport, oneLine } from './wire.js';
+import { flushStages } from './stages.js';
 import { STORE_CHOICE_TTL_MS } from '../budgets.js';
 import { existsSync } from 'node:fs';
 
@@ -41,6 +42,7 @@ export function serveStdio(from: Sources): Promise<number> {
       done = true;
       from.stores.closeAll();
       from.agents.close();
+      flushStages();
       void handle.close().catch(() => {});
       // Let the process exit even when a signal, not the end of stdin, ended the session.
       process.stdin.destroy();

@@ -12,6 +12,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { sanitizeLine } from '../text/sanitize.js';
 import { MAX_LINE_BYTES, MCP_MESSAGE_MAX_CHARS } from '../budgets.js';
+import { stage } from './stages.js';
 
 export function oneLine(text: string, max = MCP_MESSAGE_MAX_CHARS): string {
   const line = sanitizeLine(String(text).replace(/\s+/g, ' ').trim());
@@ -84,7 +85,10 @@ export function guardLines(input: Readable, reply: (line: string) => void): Read
       if (line.trim() !== '') {
         const bad = refusal(line);
         if (bad) reply(errorLine(bad.id, bad.code, bad.message));
-        else out.write(`${line}\n`);
+        else {
+          stage('in');
+          out.write(`${line}\n`);
+        }
       }
     }
     pending = [];
@@ -131,6 +135,9 @@ export class GuardedStdioTransport extends StdioServerTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
-    return super.send(flattenError(message));
+    stage('send');
+    const sent = super.send(flattenError(message));
+    stage('written');
+    return sent;
   }
 }
