@@ -68,6 +68,45 @@ function lookbackInternChars(chars) {
     }
     return chars;
 }
+// The first frame tokenized each of its lines through ansi-tokenize's grapheme
+// segmenter, cold code that was over half of the first render's CPU. A line made
+// only of plain SGR escapes and code points that are their own grapheme and never
+// full-width (ASCII, Latin, general punctuation, arrows, box drawing, shapes) gets
+// the same tokens without it: each escape is tokenized alone (cached), each such
+// character is one narrow char token. Anything else takes ink's own path.
+const lookbackEscapeTokens = new LookbackMemo(${CELL_GENERATION});
+function lookbackOwnGrapheme(c) {
+    return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff) || (c >= 0x2010 && c <= 0x2027) ||
+        (c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x25ff);
+}
+function lookbackFastTokens(line) {
+    const tokens = [];
+    const n = line.length;
+    let i = 0;
+    while (i < n) {
+        const c = line.charCodeAt(i);
+        if (c === 27) {
+            if (line.charCodeAt(i + 1) !== 91) return null;
+            let j = i + 2;
+            for (; j < n; j++) {
+                const d = line.charCodeAt(j);
+                if (d === 109) break;
+                if (d !== 59 && (d < 48 || d > 57)) return null;
+            }
+            if (j >= n) return null;
+            for (const t of lookbackEscapeTokens.get(line.slice(i, j + 1), tokenize)) tokens.push(t);
+            i = j + 1;
+            continue;
+        }
+        if (!lookbackOwnGrapheme(c)) return null;
+        tokens.push({ type: 'char', value: line[i], fullWidth: false });
+        i++;
+    }
+    return tokens;
+}
+function lookbackTokenize(line) {
+    return lookbackFastTokens(line) ?? tokenize(line);
+}
 const lookbackCellWidths = new WeakMap();
 const lookbackContinuations = new WeakMap();
 const LOOKBACK_BLANK = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
@@ -136,7 +175,7 @@ export const INK_PATCHES = [
         return cached;
     }`,
         replace: `    getStyledChars(line) {
-        return lookbackStyledChars.get(line, l => lookbackInternChars(styledCharsFromTokens(tokenize(l))));
+        return lookbackStyledChars.get(line, l => lookbackInternChars(styledCharsFromTokens(lookbackTokenize(l))));
     }
     getStringWidth(text) {
         return lookbackWidths.get(text, stringWidth);

@@ -64,6 +64,20 @@ const piece = fc.constantFrom(
   '🇯🇵',
   '\u2764\ufe0f',
   '─',
+  // The edges of the fast path's own-grapheme ranges (scripts/inkPatches.mjs), in and out.
+  'é',
+  '\u02ff',
+  '\u0300',
+  '…',
+  '\u2028',
+  '→',
+  '\u25ff',
+  '\u2600',
+  '\x9b31m',
+  '\x1b[',
+  '\x1b[31',
+  '\x1b[m',
+  '\x1b[1;3;38;5;9m',
   '\x1b[31m',
   '\x1b[39m',
   '\x1b[1m',
@@ -174,6 +188,20 @@ describe('ink patched for speed draws what ink draws', () => {
           expect(draw(patched.default, f)).toEqual(draw(original.default, f));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("a line tokenized without the segmenter has the very cells of ink's own tokenizer", () => {
+    const [original, patched] = output;
+    const cells = (Output: OutputModule['default'], line: string) =>
+      new Output({ width: 40, height: 2 }).caches
+        .getStyledChars(line)
+        .map((c) => ({ ...c, styles: [...c.styles] }));
+    fc.assert(
+      fc.property(text, (line) => {
+        expect(cells(patched.default, line)).toEqual(cells(original.default, line));
+      }),
+      { numRuns: 3000 },
     );
   });
 
