@@ -68,20 +68,36 @@ function lookbackInternChars(chars) {
     }
     return chars;
 }
-// The first frame tokenized each of its lines through ansi-tokenize's grapheme
-// segmenter, cold code that was over half of the first render's CPU. A line made
-// only of plain SGR escapes and code points that are their own grapheme and never
-// full-width (ASCII, Latin, general punctuation, arrows, box drawing, shapes) gets
-// the same tokens without it: each escape is tokenized alone (cached), each such
-// character is one narrow char token. Anything else takes ink's own path.
-const lookbackEscapeTokens = new LookbackMemo(${CELL_GENERATION});
+// The first frame built each of its lines' cells through ansi-tokenize's grapheme
+// segmenter, a token object and a copied styles array per character, then a styles
+// key per character to intern them: cold code, most of the first render's CPU. A
+// line made only of SGR escapes and code points that are their own grapheme and
+// never full-width (ASCII, Latin, general punctuation, arrows, box drawing, shapes)
+// goes straight to the interned cells instead: each escape is tokenized alone and
+// each (styles, escape) step reduced once, as styledCharsFromTokens does, and each
+// character is looked up under the same key lookbackInternChars uses, so both paths
+// share the very cells. Anything else takes ink's own path.
+const lookbackEscapeSteps = new LookbackMemo(${CELL_GENERATION});
 function lookbackOwnGrapheme(c) {
     return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff) || (c >= 0x2010 && c <= 0x2027) ||
         (c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x25ff);
 }
-function lookbackFastTokens(line) {
-    const tokens = [];
+// The styles after an escape, from the styles before it (by key): [styles, key], or
+// null for an escape ansi-tokenize does not read as codes alone.
+function lookbackEscapeStep(codes, key, escape) {
+    return lookbackEscapeSteps.get(key + '\u0003' + escape, () => {
+        const tokens = tokenize(escape);
+        if (tokens.some(t => t.type !== 'ansi')) return null;
+        const next = reduceAnsiCodesIncremental(codes, tokens);
+        const nextKey = lookbackStylesKey(next);
+        return [next.length === 0 ? LOOKBACK_NO_STYLES : lookbackStyleSets.get(nextKey, () => Object.freeze(next)), nextKey];
+    });
+}
+function lookbackFastStyledChars(line) {
+    const chars = [];
     const n = line.length;
+    let codes = LOOKBACK_NO_STYLES;
+    let key = '';
     let i = 0;
     while (i < n) {
         const c = line.charCodeAt(i);
@@ -94,18 +110,20 @@ function lookbackFastTokens(line) {
                 if (d !== 59 && (d < 48 || d > 57)) return null;
             }
             if (j >= n) return null;
-            for (const t of lookbackEscapeTokens.get(line.slice(i, j + 1), tokenize)) tokens.push(t);
+            const step = lookbackEscapeStep(codes, key, line.slice(i, j + 1));
+            if (step === null) return null;
+            [codes, key] = step;
             i = j + 1;
             continue;
         }
         if (!lookbackOwnGrapheme(c)) return null;
-        tokens.push({ type: 'char', value: line[i], fullWidth: false });
+        const value = line[i];
+        const styles = codes;
+        chars.push(lookbackCells.get(value + '\u00000' + key, () =>
+            Object.freeze({ type: 'char', value, fullWidth: false, styles })));
         i++;
     }
-    return tokens;
-}
-function lookbackTokenize(line) {
-    return lookbackFastTokens(line) ?? tokenize(line);
+    return chars;
 }
 const lookbackCellWidths = new WeakMap();
 const lookbackContinuations = new WeakMap();
@@ -141,7 +159,7 @@ export const INK_PATCHES = [
       {
         find: "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';\n",
         replace:
-          "import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
+          "import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
           OUTPUT_HELPERS,
       },
       {
@@ -175,7 +193,7 @@ export const INK_PATCHES = [
         return cached;
     }`,
         replace: `    getStyledChars(line) {
-        return lookbackStyledChars.get(line, l => lookbackInternChars(styledCharsFromTokens(lookbackTokenize(l))));
+        return lookbackStyledChars.get(line, l => lookbackFastStyledChars(l) ?? lookbackInternChars(styledCharsFromTokens(tokenize(l))));
     }
     getStringWidth(text) {
         return lookbackWidths.get(text, stringWidth);
