@@ -72,15 +72,23 @@ function lookbackInternChars(chars) {
 // segmenter, a token object and a copied styles array per character, then a styles
 // key per character to intern them: cold code, most of the first render's CPU. A
 // line made only of SGR escapes and code points that are their own grapheme and
-// never full-width (ASCII, Latin, general punctuation, arrows, box drawing, shapes)
+// (ASCII, Latin, general punctuation, arrows, box drawing, shapes, the symbols the
+// app draws, CJK ideographs)
 // goes straight to the interned cells instead: each escape is tokenized alone and
 // each (styles, escape) step reduced once, as styledCharsFromTokens does, and each
 // character is looked up under the same key lookbackInternChars uses, so both paths
 // share the very cells. Anything else takes ink's own path.
 const lookbackEscapeSteps = new LookbackMemo(${CELL_GENERATION});
-function lookbackOwnGrapheme(c) {
-    return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff) || (c >= 0x2010 && c <= 0x2027) ||
-        (c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x25ff);
+// A code point that is its own grapheme here (a character that joins it to the next
+// one, a combining mark, ZWJ or VS16, is outside these ranges and so sends the line
+// to ink's path): 1 narrow, 2 full-width (as ansi-tokenize decides), 0 not one of them.
+function lookbackOwnGraphemeWidth(c) {
+    if ((c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff) || (c >= 0x2010 && c <= 0x2027) ||
+        (c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x25ff)) return 1;
+    // Technical symbols (⏎), OCR (⑂), miscellaneous symbols (⚑ ⚙), CJK ideographs.
+    if ((c >= 0x2300 && c <= 0x23ff) || (c >= 0x2440 && c <= 0x245f) || (c >= 0x2600 && c <= 0x26ff) ||
+        (c >= 0x4e00 && c <= 0x9fff)) return isFullwidthCodePoint(c) ? 2 : 1;
+    return 0;
 }
 // The styles after an escape, from the styles before it (by key): [styles, key], or
 // null for an escape ansi-tokenize does not read as codes alone.
@@ -116,11 +124,13 @@ function lookbackFastStyledChars(line) {
             i = j + 1;
             continue;
         }
-        if (!lookbackOwnGrapheme(c)) return null;
+        const width = lookbackOwnGraphemeWidth(c);
+        if (width === 0) return null;
         const value = line[i];
         const styles = codes;
-        chars.push(lookbackCells.get(value + '\u00000' + key, () =>
-            Object.freeze({ type: 'char', value, fullWidth: false, styles })));
+        const fullWidth = width === 2;
+        chars.push(lookbackCells.get(value + '\u0000' + (fullWidth ? 1 : 0) + key, () =>
+            Object.freeze({ type: 'char', value, fullWidth, styles })));
         i++;
     }
     return chars;
@@ -160,6 +170,7 @@ export const INK_PATCHES = [
         find: "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';\n",
         replace:
           "import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
+          "import isFullwidthCodePoint from 'is-fullwidth-code-point';\n" +
           OUTPUT_HELPERS,
       },
       {
