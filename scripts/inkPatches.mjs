@@ -68,6 +68,73 @@ function lookbackInternChars(chars) {
     }
     return chars;
 }
+// The first frame built each of its lines' cells through ansi-tokenize's grapheme
+// segmenter, a token object and a copied styles array per character, then a styles
+// key per character to intern them: cold code, most of the first render's CPU. A
+// line made only of SGR escapes and code points that are their own grapheme and
+// (ASCII, Latin, general punctuation, arrows, box drawing, shapes, the symbols the
+// app draws, CJK ideographs)
+// goes straight to the interned cells instead: each escape is tokenized alone and
+// each (styles, escape) step reduced once, as styledCharsFromTokens does, and each
+// character is looked up under the same key lookbackInternChars uses, so both paths
+// share the very cells. Anything else takes ink's own path.
+const lookbackEscapeSteps = new LookbackMemo(${CELL_GENERATION});
+// A code point that is its own grapheme here (a character that joins it to the next
+// one, a combining mark, ZWJ or VS16, is outside these ranges and so sends the line
+// to ink's path): 1 narrow, 2 full-width (as ansi-tokenize decides), 0 not one of them.
+function lookbackOwnGraphemeWidth(c) {
+    if ((c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff) || (c >= 0x2010 && c <= 0x2027) ||
+        (c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x25ff)) return 1;
+    // Technical symbols (⏎), OCR (⑂), miscellaneous symbols (⚑ ⚙), CJK ideographs.
+    if ((c >= 0x2300 && c <= 0x23ff) || (c >= 0x2440 && c <= 0x245f) || (c >= 0x2600 && c <= 0x26ff) ||
+        (c >= 0x4e00 && c <= 0x9fff)) return isFullwidthCodePoint(c) ? 2 : 1;
+    return 0;
+}
+// The styles after an escape, from the styles before it (by key): [styles, key], or
+// null for an escape ansi-tokenize does not read as codes alone.
+function lookbackEscapeStep(codes, key, escape) {
+    return lookbackEscapeSteps.get(key + '\u0003' + escape, () => {
+        const tokens = tokenize(escape);
+        if (tokens.some(t => t.type !== 'ansi')) return null;
+        const next = reduceAnsiCodesIncremental(codes, tokens);
+        const nextKey = lookbackStylesKey(next);
+        return [next.length === 0 ? LOOKBACK_NO_STYLES : lookbackStyleSets.get(nextKey, () => Object.freeze(next)), nextKey];
+    });
+}
+function lookbackFastStyledChars(line) {
+    const chars = [];
+    const n = line.length;
+    let codes = LOOKBACK_NO_STYLES;
+    let key = '';
+    let i = 0;
+    while (i < n) {
+        const c = line.charCodeAt(i);
+        if (c === 27) {
+            if (line.charCodeAt(i + 1) !== 91) return null;
+            let j = i + 2;
+            for (; j < n; j++) {
+                const d = line.charCodeAt(j);
+                if (d === 109) break;
+                if (d !== 59 && (d < 48 || d > 57)) return null;
+            }
+            if (j >= n) return null;
+            const step = lookbackEscapeStep(codes, key, line.slice(i, j + 1));
+            if (step === null) return null;
+            [codes, key] = step;
+            i = j + 1;
+            continue;
+        }
+        const width = lookbackOwnGraphemeWidth(c);
+        if (width === 0) return null;
+        const value = line[i];
+        const styles = codes;
+        const fullWidth = width === 2;
+        chars.push(lookbackCells.get(value + '\u0000' + (fullWidth ? 1 : 0) + key, () =>
+            Object.freeze({ type: 'char', value, fullWidth, styles })));
+        i++;
+    }
+    return chars;
+}
 const lookbackCellWidths = new WeakMap();
 const lookbackContinuations = new WeakMap();
 const LOOKBACK_BLANK = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
@@ -102,7 +169,8 @@ export const INK_PATCHES = [
       {
         find: "import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';\n",
         replace:
-          "import { ansiCodesToString, diffAnsiCodes, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
+          "import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';\n" +
+          "import isFullwidthCodePoint from 'is-fullwidth-code-point';\n" +
           OUTPUT_HELPERS,
       },
       {
@@ -136,7 +204,7 @@ export const INK_PATCHES = [
         return cached;
     }`,
         replace: `    getStyledChars(line) {
-        return lookbackStyledChars.get(line, l => lookbackInternChars(styledCharsFromTokens(tokenize(l))));
+        return lookbackStyledChars.get(line, l => lookbackFastStyledChars(l) ?? lookbackInternChars(styledCharsFromTokens(tokenize(l))));
     }
     getStringWidth(text) {
         return lookbackWidths.get(text, stringWidth);

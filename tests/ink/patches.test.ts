@@ -10,7 +10,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INK_PATCHES, inkPatchPlugin, patchInkSource } from '../../scripts/inkPatches.mjs';
 import { tempDir } from '../helpers/fixtures.js';
 
@@ -64,6 +64,33 @@ const piece = fc.constantFrom(
   '🇯🇵',
   '\u2764\ufe0f',
   '─',
+  // The edges of the fast path's own-grapheme ranges (scripts/inkPatches.mjs), in and out.
+  'é',
+  '\u02ff',
+  '\u0300',
+  '…',
+  '\u2028',
+  '→',
+  '\u25ff',
+  '\u2600',
+  '\u2691',
+  '\u2699',
+  '\u23ce',
+  '\u2442',
+  '\u2329',
+  '\u26ff',
+  '\u4e00',
+  '\u9fff',
+  '\u3000',
+  '\u302a',
+  '\u200d',
+  '\ufe0f',
+  '\u0301',
+  '\x9b31m',
+  '\x1b[',
+  '\x1b[31',
+  '\x1b[m',
+  '\x1b[1;3;38;5;9m',
   '\x1b[31m',
   '\x1b[39m',
   '\x1b[1m',
@@ -175,6 +202,46 @@ describe('ink patched for speed draws what ink draws', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("a line tokenized without the segmenter has the very cells of ink's own tokenizer", () => {
+    const [original, patched] = output;
+    const cells = (Output: OutputModule['default'], line: string) =>
+      new Output({ width: 40, height: 2 }).caches
+        .getStyledChars(line)
+        .map((c) => ({ ...c, styles: [...c.styles] }));
+    fc.assert(
+      fc.property(text, (line) => {
+        expect(cells(patched.default, line)).toEqual(cells(original.default, line));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("the first frame's kind of line (SGR escapes, Latin, box drawing, ⚑, CJK) is built without the grapheme segmenter", () => {
+    const [original, patched] = output;
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      const calls = (Output: OutputModule['default'], lines: string[]): number => {
+        const caches = new Output({ width: 60, height: 2 }).caches;
+        segment.mockClear();
+        for (const line of lines) caches.getStyledChars(line);
+        return segment.mock.calls.length;
+      };
+      // Lines no earlier test drew, so no cache answers them; each escape is read
+      // once (through ansi-tokenize) per styles it follows, never per character.
+      const rows = Array.from(
+        { length: 20 },
+        (_, i) =>
+          `\x1b[1m\u2691 fix 内存 leak #${i}\x1b[22m \u2502 caf\u00e9 \u2026 \x1b[38;5;9m\u23ce\x1b[39m`,
+      );
+      expect(calls(original.default, rows)).toBeGreaterThanOrEqual(rows.length);
+      expect(calls(patched.default, rows)).toBeLessThanOrEqual(4);
+      // A combining mark joins its character: ink's own path, with the segmenter.
+      expect(calls(patched.default, ['cafe\u0301 \u2691 fix #99'])).toBe(1);
+    } finally {
+      segment.mockRestore();
+    }
   });
 
   it('a cached line holds one shared cell per styled character, not a new object per cell', () => {
