@@ -10,12 +10,14 @@ import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../../src/demo/generate.js';
 import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { tempDir } from '../helpers/fixtures.js';
+import { postgresProfileHome } from '../helpers/postgres.js';
 
 const LAUNCHER = resolve(import.meta.dirname, '../../dist/lookback');
 
@@ -228,5 +230,49 @@ describe('the HTTPS embedder trusts what Node would with NODE_EXTRA_CA_CERTS', (
       });
     }
     expect(requests).toBe(before);
+  });
+  it('a PostgreSQL profile over TLS (sslmode=verify-full) trusts the CA in NODE_EXTRA_CA_CERTS', async () => {
+    // Enough of PostgreSQL's protocol to reach TLS: answer the SSLRequest with 'S', then
+    // the handshake with the test CA's certificate; after it the connection is closed.
+    const seen: string[] = [];
+    const pgServer = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.write('S');
+        const tls = new TLSSocket(socket, {
+          isServer: true,
+          key: readFileSync(join(dir, 'srv.key')),
+          cert: readFileSync(join(dir, 'srv.pem')),
+        });
+        tls.on('secure', () => {
+          seen.push('handshake');
+          tls.destroy();
+        });
+        tls.on('error', () => undefined);
+      });
+    });
+    await new Promise<void>((r) => pgServer.listen(0, '127.0.0.1', r));
+    const port = (pgServer.address() as AddressInfo).port;
+    const home = join(dir, `pg home ${port}`);
+    postgresProfileHome(home, `postgresql://u@127.0.0.1:${port}/db?sslmode=verify-full`);
+    const bundle = join(dir, 'pg bundle.pem');
+    writeFileSync(bundle, readFileSync(join(dir, 'ca.pem')));
+    try {
+      const args = ['recent', '--limit', '1', '--json'];
+      const env = { ...base(), HERMES_HOME: home, XDG_CACHE_HOME: join(dir, `pgcache-${port}`) };
+      const trusted = await run(linkedBin(), args, { ...env, NODE_EXTRA_CA_CERTS: bundle });
+      // The handshake completed; the server then closed, which lookback says in one line.
+      expect(seen).toEqual(['handshake']);
+      expect(trusted.code).not.toBe(0);
+      seen.length = 0;
+      const refused = await run(linkedBin(), args, env);
+      // The client refused the server's certificate: no handshake completed.
+      expect(seen).not.toContain('handshake');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stdout + refused.stderr).toMatch(
+        /UNABLE_TO_VERIFY_LEAF_SIGNATURE|unable to verify/i,
+      );
+    } finally {
+      await new Promise((r) => pgServer.close(r));
+    }
   });
 });
