@@ -86,6 +86,8 @@ const hashOf = (file) => createHash('sha256').update(readFileSync(file)).digest(
 const appHash = hashOf('dist/app.cjs');
 const cliHash = hashOf('dist/cli.cjs');
 
+// lookback's private name for NODE_EXTRA_CA_CERTS between the launcher and dist/lookback.cjs.
+const DEFERRED_CA = 'LOOKBACK_DEFERRED_EXTRA_CA_CERTS';
 // The executable (package.json "bin"): CommonJS, so that Node starts it without its ES
 // module loader; its two import()s of the lazy parts stay import()s of the ES entries above.
 const LAZY_ENTRIES = { './cli/lazy.js': './lazy.js', './cli/lazyApp.js': './lazy-app.js' };
@@ -100,7 +102,12 @@ const bin = await build({
     'import.meta.url': '__lookbackUrl',
     __LOOKBACK_CLI_HASH__: JSON.stringify(cliHash),
   },
-  banner: { js: 'var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    // The first line: NODE_EXTRA_CA_CERTS back as the user set it, moved aside by the
+    // launcher (dist/lookback, below) so that node started without reading it.
+    js: `if (process.env.${DEFERRED_CA} !== undefined) { process.env.NODE_EXTRA_CA_CERTS = process.env.${DEFERRED_CA}; delete process.env.${DEFERRED_CA}; }
+var __lookbackUrl = require("node:url").pathToFileURL(__filename).href;`,
+  },
   plugins: [
     lazyBuiltinsPlugin(),
     {
@@ -189,7 +196,28 @@ if (started.status !== 0)
   );
 // dist/lookback.js: the same executable for whoever runs it by its old name (tests, scripts).
 writeFileSync('dist/lookback.js', "#!/usr/bin/env node\nimport './lookback.cjs';\n");
-for (const file of ['dist/lookback.cjs', 'dist/lookback.js']) chmodSync(file, 0o755);
+// dist/lookback, package.json's "bin": Node 20 reads and parses NODE_EXTRA_CA_CERTS at every
+// start, before any JavaScript runs (~85 ms for a 144-certificate bundle; Node 23 and later
+// read it at the first TLS connection). The launcher starts node without it; the executable's
+// first line puts it back for every child process, and lookback's own TLS connections trust
+// its certificates (src/net/trust.ts). npm links the bin by a symlink: readlink -f
+// (coreutils, BusyBox) finds the real dist/ beside it.
+writeFileSync(
+  'dist/lookback',
+  `#!/bin/sh
+# lookback's launcher (scripts/build.mjs): node starts without reading NODE_EXTRA_CA_CERTS,
+# which dist/lookback.cjs restores as its first line (Node 23's lazy loading, on Node 20).
+if [ -n "\${NODE_EXTRA_CA_CERTS+set}" ]; then
+  ${DEFERRED_CA}=$NODE_EXTRA_CA_CERTS
+  export ${DEFERRED_CA}
+  unset NODE_EXTRA_CA_CERTS
+fi
+self=$(readlink -f "$0" 2>/dev/null) || self=$0
+exec node "\${self%/*}/lookback.cjs" "$@"
+`,
+);
+for (const file of ['dist/lookback', 'dist/lookback.cjs', 'dist/lookback.js'])
+  chmodSync(file, 0o755);
 
 // The library's types (package.json "exports"): declarations only, from the TypeScript sources.
 if (existsSync('tsconfig.lib.json') && process.env.LOOKBACK_BUILD_TYPES !== '0') {

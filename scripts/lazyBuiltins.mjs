@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 
 /** The built-in modules loaded on first use in the start-up bundles. */
-export const LAZY_BUILTINS = ['child_process', 'crypto', 'worker_threads', 'v8'];
+export const LAZY_BUILTINS = ['child_process', 'crypto', 'worker_threads', 'v8', 'https', 'tls'];
 
 const FILTER = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
 const NAMESPACE = 'lookback-lazy-builtin';

@@ -21,6 +21,7 @@
  *   one is picked up even when its session row did not move.
  */
 import pg from 'pg';
+import { extraCaTrust } from '../net/trust.js';
 import {
   openMirror,
   type Affinity,
@@ -246,11 +247,30 @@ function chunks<T>(xs: readonly T[], n: number): T[][] {
  * what moved. Throws PgSyncError (one line naming the profile) when the
  * database cannot be reached or read.
  */
+/**
+ * pg's client, trusting what Node would with NODE_EXTRA_CA_CERTS (src/net/trust.ts)
+ * when the URL asks for TLS (sslmode, ssl=true) and names no CA of its own
+ * (sslrootcert, which Node's rule lets replace the extra certificates).
+ */
+class TrustingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    const ca = extraCaTrust();
+    // pg copies the parsed ssl option into its connection, which reads it at the TLS upgrade.
+    const con = (this as unknown as { connection: { ssl: unknown } }).connection;
+    if (!ca || !con.ssl) return;
+    if (con.ssl === true) con.ssl = { ca };
+    else if (typeof con.ssl === 'object' && (con.ssl as { ca?: unknown }).ca === undefined)
+      (con.ssl as { ca?: string[] }).ca = ca;
+  }
+}
+
 export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<SyncReport> {
   const t0 = performance.now();
   let pool: pg.Pool;
   try {
     pool = new pg.Pool({
+      Client: TrustingClient,
       connectionString: t.url,
       application_name: 'lookback',
       connectionTimeoutMillis: 5_000,

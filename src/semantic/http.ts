@@ -5,6 +5,8 @@
  * line each: a 429 waits as long as Retry-After asks (up to a limit) and tries
  * again, a 5xx is tried once more, a timeout or a wrong answer is not.
  */
+import { request as httpsRequest } from 'node:https';
+import { extraCaTrust } from '../net/trust.js';
 import { EmbedError, normalise, type EmbedRole, type Embedder } from './types.js';
 
 export interface HttpOptions {
@@ -30,6 +32,45 @@ const DEFAULTS = { timeoutMs: 30_000, tries: 3, maxWaitMs: 10_000, batch: 32 };
 function isLoopback(url: URL): boolean {
   const h = url.hostname.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\./.test(h);
+}
+
+/**
+ * POST over node:https with the CA list of src/net/trust.ts: Node 20's global
+ * fetch takes no CA option. The answer is a real Response, so the retries and
+ * messages below are the same as fetch's; the timeout covers the whole answer.
+ */
+function httpsPost(
+  url: URL,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+  ca: string[],
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      { method: 'POST', headers: init.headers, ca, signal: init.signal },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', fail);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers))
+            for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v])
+              headers.append(k, one);
+          const status = res.statusCode ?? 0;
+          const body = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, headers }));
+        });
+      },
+    );
+    function fail(err: Error): void {
+      // As fetch: a timeout is the signal's TimeoutError; anything else carries its code.
+      if (init.signal.aborted) reject(init.signal.reason as Error);
+      else reject(Object.assign(new Error(err.message), { cause: err }));
+    }
+    req.on('error', fail);
+    req.end(init.body);
+  });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -78,12 +119,16 @@ abstract class HttpEmbedder implements Embedder {
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
-        res = await fetch(this.url, {
-          method: 'POST',
+        const init = {
           headers: this.headers(),
           body: JSON.stringify(this.body(texts)),
           signal: AbortSignal.timeout(this.o.timeoutMs),
-        });
+        };
+        // NODE_EXTRA_CA_CERTS deferred by the launcher: an https endpoint gets its certificates.
+        const ca = this.url.protocol === 'https:' ? extraCaTrust() : undefined;
+        res = ca
+          ? await httpsPost(this.url, init, ca)
+          : await fetch(this.url, { method: 'POST', ...init });
       } catch (err) {
         const e = err as Error & { cause?: { code?: string } };
         if (e.name === 'TimeoutError')

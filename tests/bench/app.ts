@@ -101,7 +101,9 @@ class PtyApp {
   exited = false;
 
   constructor(bin: string, db: string, cols: number, rows: number, env: NodeJS.ProcessEnv = {}) {
-    const cmd = `stty cols ${cols} rows ${rows}; exec ${shq(process.execPath)} ${shq(bin)} --db ${shq(db)}`;
+    // dist/lookback is the launcher people run (a sh script); a .js/.cjs file is run by node.
+    const run = /\.c?js$/.test(bin) ? `${shq(process.execPath)} ${shq(bin)}` : shq(bin);
+    const cmd = `stty cols ${cols} rows ${rows}; exec ${run} --db ${shq(db)}`;
     this.proc = spawn('script', ['-qfec', cmd, '/dev/null'], {
       stdio: ['pipe', 'pipe', 'ignore'],
       // CI=false: ink draws every frame (any CI value makes it draw only the last).
@@ -192,7 +194,9 @@ async function firstFrame(
 }
 
 async function benchFirstFrame(input: AppBenchInput): Promise<void> {
-  const bin = join(input.root, 'dist', 'lookback.cjs');
+  // The installed command: the launcher (dist/lookback), which starts node without
+  // NODE_EXTRA_CA_CERTS when it is set (scripts/build.mjs).
+  const bin = join(input.root, 'dist', 'lookback');
   console.log(
     `\n## app: process start → first full frame at 160x48 (bundled, pseudo-terminal, ${FIRST_FRAME_RUNS} runs)`,
   );

@@ -172,15 +172,14 @@ function bench(layout: 16 | 30): void {
   }
   store.close();
 
-  const bin = join(ROOT, 'dist', 'lookback.cjs');
+  // The installed command: the launcher (dist/lookback; see tests/bench/startup.ts).
+  const bin = join(ROOT, 'dist', 'lookback');
   const proc: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'search', 'pgbouncer timeout', '--db', path, '--json'],
-      { encoding: 'utf8' },
-    );
+    const r = spawnSync(bin, ['search', 'pgbouncer timeout', '--db', path, '--json'], {
+      encoding: 'utf8',
+    });
     proc.push(performance.now() - t);
     if (r.status !== 0) throw new Error(`lookback search failed: ${r.stderr}`);
   }
