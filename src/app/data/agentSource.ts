@@ -13,10 +13,10 @@ import type { Filters, Message, Sort } from '../../store/types.js';
 import { termsFromQuery } from '../../text/highlight.js';
 import { OPEN_AFTER, OPEN_BEFORE, type MsgWindow, type WinItem } from '../geometry/window.js';
 import type { ResultItem, SessionRow } from '../model.js';
+import { numberEach } from './pastIdBlock.js';
 import {
   agentMessageId,
   agentSessionId,
-  IdRangeError,
   isAgentMessageId,
   splitAgentMessageId,
   splitAgentSession,
@@ -208,7 +208,7 @@ export class AgentSource implements AppReads {
     limit: number,
     agents?: readonly Agent[],
     filters?: Filters,
-    /** Said once when hits were left out (the line, how many). */
+    /** Said once when hits past the app's id block were left out (pastIdBlock.ts). */
     skipped?: (line: string, hits: number) => void,
   ): ResultItem[] {
     const terms = termsFromQuery(query);
@@ -220,21 +220,7 @@ export class AgentSource implements AppReads {
       ...(agents ? { agents } : {}),
       ...(filters ? { filters } : {}),
     });
-    // A hit in a row past the app's id block (src/ids/app.ts) cannot be numbered: that hit
-    // is left out, said once through `skipped`; without it, the search fails in that line.
-    const items: ResultItem[] = [];
-    let past: IdRangeError | null = null;
-    let n = 0;
-    for (const h of hits)
-      try {
-        items.push(hitItem(h, terms, this.at));
-      } catch (err) {
-        if (!(err instanceof IdRangeError) || !skipped) throw err;
-        past ??= err;
-        n++;
-      }
-    if (past && skipped) skipped(n > 1 ? `${past.message} (${n} hits)` : past.message, n);
-    return items;
+    return numberEach(hits, (h) => hitItem(h, terms, this.at), skipped);
   }
 
   private conv(sessionId: string): AppConv | null {
