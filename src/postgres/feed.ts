@@ -243,11 +243,6 @@ function chunks<T>(xs: readonly T[], n: number): T[][] {
 }
 
 /**
- * Brings the profile's mirror up to date with its PostgreSQL schema and says
- * what moved. Throws PgSyncError (one line naming the profile) when the
- * database cannot be reached or read.
- */
-/**
  * pg's client, trusting what Node would with NODE_EXTRA_CA_CERTS (src/net/trust.ts)
  * when the URL asks for TLS (sslmode, ssl=true) and names no CA of its own
  * (sslrootcert, which Node's rule lets replace the extra certificates).
@@ -265,6 +260,11 @@ class TrustingClient extends pg.Client {
   }
 }
 
+/**
+ * Brings the profile's mirror up to date with its PostgreSQL schema and says
+ * what moved. Throws PgSyncError (one line naming the profile) when the
+ * database cannot be reached or read.
+ */
 export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<SyncReport> {
   const t0 = performance.now();
   let pool: pg.Pool;
