@@ -30,7 +30,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { folderAndBelow } from '../recall/folder.js';
 import { chooseStore } from '../recall/storeChoice.js';
 import { inertJson } from './json.js';
-import { stdout, writeOut } from './out.js';
+import { stderrMayBeTerminal, stdout, writeOut } from './out.js';
 import type { Flags } from './flags.js';
 import { printText } from './text.js';
 import { lazy } from './lazy.js';
@@ -169,6 +169,9 @@ function emit(flags: Flags, kind: Subcommand, payload: Record<string, Json>): vo
   else printText(kind, payload);
 }
 
+/** progressBar()'s answer when standard error is not a terminal. */
+const NO_BAR: ReturnType<typeof progressBar> = { update: () => {}, done: () => {} };
+
 /** Runs one subcommand (or the app) and returns the exit code. */
 export async function runCommand(input: string[], flags: Flags): Promise<number> {
   const [first, ...rest] = input;
@@ -228,7 +231,8 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
   const semantic = cmd === 'search' ? semanticFlags(call, flags) : null;
   const sel = selectionFor(await selection(flags), call);
   let set: ReturnType<typeof chooseSources> | undefined;
-  const bar = progressBar();
+  // The bar draws only on a terminal; anything else need not build process.stderr to learn so.
+  const bar = stderrMayBeTerminal() ? progressBar() : NO_BAR;
   try {
     set = chooseSources(sel, {
       idleCloseMs: 0,

@@ -6,7 +6,7 @@
  * pipe's stream writes on Linux anyway. Only a descriptor that would block (a
  * non-blocking pipe a parent shares) hands the rest to the stream, which waits.
  */
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 
 let guarded = false;
 
@@ -48,5 +48,20 @@ export function writeOut(text: string): void {
       throw err;
     }
     rest = rest.subarray(n);
+  }
+}
+
+/**
+ * Whether standard error may be a terminal, without building `process.stderr`: a
+ * pipe's stream loads net, stream and a libuv handle (~3 ms of a `search --json`
+ * process that writes nothing there). A terminal is always a character device, so
+ * anything else (a pipe, a file, a closed descriptor) is not one; a character
+ * device (a terminal or /dev/null) is asked through the stream, as before.
+ */
+export function stderrMayBeTerminal(): boolean {
+  try {
+    return fstatSync(2).isCharacterDevice();
+  } catch {
+    return false;
   }
 }

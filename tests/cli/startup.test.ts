@@ -3,9 +3,11 @@
  * start-up): better-sqlite3's JavaScript comes from the command line's bundle
  * (scripts/sqliteBundle.mjs), so Node resolves and compiles none of its files
  * and never runs `bindings`' search; only the native addon is loaded from the
- * package. The answer goes to fd 1 without building `process.stdout` (src/cli/out.ts).
- * Checked in the built executable with a preloaded module that records every
- * module Node loads and whether `process.stdout` was read.
+ * package. The answer goes to fd 1 without building `process.stdout` (src/cli/out.ts),
+ * `process.stderr` is not built to learn it is no terminal, and the process ends
+ * with process.exit() once the answer is out (src/cli/quickExit.ts). Checked in the
+ * built executable with a preloaded module that records every module Node loads,
+ * whether `process.stdout` / `process.stderr` were read and process.exit() called.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { patchSqliteSource } from '../../scripts/sqliteBundle.mjs';
 import { makeStore } from '../app/harness.js';
+import { codexFiles } from '../agents/samples.js';
 import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 
@@ -25,33 +28,69 @@ Module._load = function (request, parent) {
   return load.apply(this, arguments);
 };
 let stdoutRead = false;
+let stderrRead = false;
 const d = Object.getOwnPropertyDescriptor(process, 'stdout');
 Object.defineProperty(process, 'stdout', {
   configurable: true,
   enumerable: d.enumerable,
   get() { stdoutRead = true; return d.get.call(process); },
 });
+const e = Object.getOwnPropertyDescriptor(process, 'stderr');
+Object.defineProperty(process, 'stderr', {
+  configurable: true,
+  enumerable: e.enumerable,
+  get() { stderrRead = true; return e.get.call(process); },
+});
+let exitCalled = false;
+const exit = process.exit;
+process.exit = function () { exitCalled = true; return exit.apply(this, arguments); };
 process.on('exit', () => {
-  require('node:fs').writeSync(2, '\\nWATCH ' + JSON.stringify({ loaded, stdoutRead }) + '\\n');
+  const natives = process.moduleLoadList.filter((m) => /^NativeModule (net|stream|tty)$/.test(m));
+  require('node:fs').writeSync(2, '\\nWATCH ' + JSON.stringify({ loaded, stdoutRead, stderrRead, exitCalled, natives }) + '\\n');
 });
 `;
 
-function watched(args: string[]): {
+interface Watch {
+  loaded: string[];
+  stdoutRead: boolean;
+  stderrRead: boolean;
+  /** Whether the process ended through process.exit() (src/cli/quickExit.ts). */
+  exitCalled: boolean;
+  /** Which of node's net, stream and tty modules were loaded. */
+  natives: string[];
+}
+
+function watched(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): {
   code: number | null;
   stdout: string;
-  watch: { loaded: string[]; stdoutRead: boolean };
+  stderr: string;
+  watch: Watch;
 } {
   const dir = tempDir('lookback-startup-');
   const hook = join(dir, 'watch.cjs');
   writeFileSync(hook, WATCH);
   const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, HOME: '/nonexistent-home', HERMES_HOME: '', XDG_CACHE_HOME: dir },
+    env: {
+      ...process.env,
+      HOME: '/nonexistent-home',
+      HERMES_HOME: '',
+      XDG_CACHE_HOME: dir,
+      ...env,
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
   const line = /\nWATCH (.*)\n/.exec(r.stderr)?.[1];
   if (line === undefined) throw new Error(`no WATCH line: ${r.stderr}`);
-  return { code: r.status, stdout: r.stdout, watch: JSON.parse(line) };
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr.replace(/\nWATCH .*\n/, ''),
+    watch: JSON.parse(line) as Watch,
+  };
 }
 
 describe('start-up of a JSON answer', () => {
@@ -65,6 +104,59 @@ describe('start-up of a JSON answer', () => {
     const sqlite = r.watch.loaded.filter((m) => /better-sqlite3|bindings/.test(m));
     expect(sqlite).toEqual(['better-sqlite3/build/Release/better_sqlite3.node']);
     expect(r.watch.stdoutRead).toBe(false);
+  });
+
+  it('builds no process.stderr (nor net, stream, tty) when standard error is a pipe and nothing is said there', () => {
+    const db = makeStore(30);
+    const r = watched(['search', 'deploy', '--db', db, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: true });
+    expect(r.watch.stderrRead).toBe(false);
+    expect(r.watch.natives).toEqual([]);
+    expect(r.stderr).toBe('');
+  });
+
+  it('still draws the indexing bar when standard error is a terminal (a pty), and not on a pipe', () => {
+    const home = tempDir('lookback-startup-home-');
+    codexFiles(home);
+    const env = { ...process.env, HOME: home, HERMES_HOME: '', XDG_CACHE_HOME: join(home, 'c') };
+    const cmd = `'${process.execPath}' '${BIN}' search limiter --agent codex`;
+    const tty = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env });
+    expect(tty.status).toBe(0);
+    expect(tty.stdout).toContain('indexing codex');
+    expect(tty.stdout).toMatch(/limiter/i);
+    const home2 = tempDir('lookback-startup-home-');
+    codexFiles(home2);
+    const piped = spawnSync(process.execPath, [BIN, 'search', 'limiter', '--agent', 'codex'], {
+      encoding: 'utf8',
+      env: { ...env, HOME: home2, XDG_CACHE_HOME: join(home2, 'c') },
+    });
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toMatch(/limiter/i);
+    expect(piped.stderr).not.toContain('indexing');
+  });
+
+  it('ends a recall answer with process.exit() once it is written, with its exit code, and not other commands', () => {
+    const db = makeStore(30);
+    const ok = watched(['search', 'deploy', '--db', db, '--json']);
+    expect(ok.code).toBe(0);
+    expect(ok.watch.exitCalled).toBe(true);
+    const failed = watched(['read', 'no-such-session', '--db', db, '--json']);
+    expect(failed.code).toBe(1);
+    expect(failed.watch.exitCalled).toBe(true);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ success: false });
+    // A usage error: the JSON on stdout, the line on stderr (a built stream, flushed), code 2.
+    const usage = watched(['search', 'deploy', '--limit', 'x', '--db', db, '--json']);
+    expect(usage.code).toBe(2);
+    expect(usage.watch.exitCalled).toBe(true);
+    expect(usage.stderr).toMatch(/--limit takes a whole number/);
+    // Switched off, and a command that prints through process.stdout: the process ends by itself.
+    const off = watched(['search', 'deploy', '--db', db, '--json'], { LOOKBACK_QUICK_EXIT: '0' });
+    expect(off.watch.exitCalled).toBe(false);
+    expect(off.stdout).toBe(ok.stdout);
+    const profiles = watched(['profiles', '--json']);
+    expect(profiles.code).toBe(0);
+    expect(profiles.watch.exitCalled).toBe(false);
   });
 
   it('a text answer and a failed JSON one are written the same way, whole', () => {
