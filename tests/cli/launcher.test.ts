@@ -89,6 +89,39 @@ exit 255
     expect(lines).toEqual([`child=${ca}`, 'child-private=<unset>', 'node-start=0', 'parent=node']);
   });
 
+  it('is what `npm start` runs (the quick start), so node starts without the variable there too', () => {
+    const dir = tempDir('lookback-launcher-npm-');
+    const fake = join(dir, 'fake');
+    mkdirSync(fake);
+    const seen = join(dir, 'seen');
+    writeFileSync(
+      join(fake, 'ssh'),
+      `#!/bin/sh
+{
+  echo "child=\${NODE_EXTRA_CA_CERTS-<unset>}"
+  tr '\\0' '\\n' </proc/$PPID/environ | grep -c '^NODE_EXTRA_CA_CERTS=' | sed 's/^/node-start=/'
+} >>"${seen}"
+exit 255
+`,
+    );
+    chmodSync(join(fake, 'ssh'), 0o755);
+    const ca = join(dir, 'extra ca.pem');
+    const r = spawnSync('npm', ['start', '--silent', '--', 'sync', '--host', 'box', '--json'], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      env: {
+        PATH: `${fake}:${process.env.PATH}`,
+        HOME: '/nonexistent-home',
+        HERMES_HOME: '',
+        XDG_CACHE_HOME: '/nonexistent-cache',
+        NODE_EXTRA_CA_CERTS: ca,
+      },
+    });
+    expect(r.stderr + r.stdout).toMatch(/box/);
+    const lines = readFileSync(seen, 'utf8').trim().split('\n').slice(0, 2);
+    expect(lines).toEqual([`child=${ca}`, 'node-start=0']);
+  });
+
   it('is unset in the child when the user did not set it', async () => {
     const dir = tempDir('lookback-launcher-unset-');
     const seen = join(dir, 'seen');
