@@ -201,7 +201,10 @@ writeFileSync('dist/lookback.js', "#!/usr/bin/env node\nimport './lookback.cjs';
 // read it at the first TLS connection). The launcher starts node without it; the executable's
 // first line puts it back for every child process, and lookback's own TLS connections trust
 // its certificates (src/net/trust.ts). npm links the bin by a symlink: readlink -f
-// (coreutils, BusyBox) finds the real dist/ beside it.
+// (coreutils, BusyBox) finds the real dist/ beside it, in the C locale (no locale files
+// read); a path to the file itself (`npm start`, dist/lookback) needs no readlink, whose
+// fork and exec were ~1 ms of every run (a symlinked folder on the way is fine: lookback.cjs
+// is beside the file, whichever way the folder is reached).
 writeFileSync(
   'dist/lookback',
   `#!/bin/sh
@@ -212,7 +215,13 @@ if [ -n "\${NODE_EXTRA_CA_CERTS+set}" ]; then
   export ${DEFERRED_CA}
   unset NODE_EXTRA_CA_CERTS
 fi
-self=$(readlink -f "$0" 2>/dev/null) || self=$0
+self=
+case $0 in
+*/*) [ -L "$0" ] || self=$0 ;;
+esac
+if [ -z "$self" ]; then
+  self=$(LC_ALL=C readlink -f "$0" 2>/dev/null) || self=$0
+fi
 exec node "\${self%/*}/lookback.cjs" "$@"
 `,
 );

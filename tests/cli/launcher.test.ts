@@ -8,7 +8,14 @@
  */
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { TLSSocket } from 'node:tls';
@@ -120,6 +127,30 @@ exit 255
     expect(r.stderr + r.stdout).toMatch(/box/);
     const lines = readFileSync(seen, 'utf8').trim().split('\n').slice(0, 2);
     expect(lines).toEqual([`child=${ca}`, 'node-start=0']);
+  });
+
+  it('runs readlink only for a symlink (or a bare name), in the C locale', async () => {
+    const dir = tempDir('lookback-launcher-readlink-');
+    const fake = join(dir, 'fake');
+    mkdirSync(fake);
+    const calls = join(dir, 'calls');
+    // A readlink that notes each call and its locale, then does the real work.
+    const real = spawnSync('sh', ['-c', 'command -v readlink'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(fake, 'readlink'),
+      `#!/bin/sh\necho "LC_ALL=\${LC_ALL-<unset>} $*" >>"${calls}"\nexec '${real}' "$@"\n`,
+    );
+    chmodSync(join(fake, 'readlink'), 0o755);
+    const env = { PATH: `${fake}:${process.env.PATH}`, self: '/somewhere/else/lookback' };
+    const direct = await run(LAUNCHER, ['--version'], env);
+    expect(direct.code).toBe(0);
+    expect(existsSync(calls)).toBe(false);
+    // Through npm's symlink, with a stray `self` in the environment: readlink finds dist/.
+    const link = linkedBin();
+    const linked = await run(link, ['--version'], env);
+    expect(linked.code).toBe(0);
+    expect(linked.stdout).toBe(direct.stdout);
+    expect(readFileSync(calls, 'utf8')).toBe(`LC_ALL=C -f ${link}\n`);
   });
 
   it('is unset in the child when the user did not set it', async () => {
