@@ -38,6 +38,7 @@ import { ANSWERS, SUBCOMMANDS, type Subcommand } from './subcommands.js';
 import { loadApp } from './lazyApp.js';
 import { UsageError } from '../recall/usage.js';
 import { CLI_FRESH_MS } from '../budgets.js';
+import { startMark } from './startMarks.js';
 
 export { UsageError };
 
@@ -243,6 +244,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
         onPassDone: () => bar.done(),
       },
     });
+    startMark('cli: sources chosen');
     if (!flags.json)
       for (const n of set.notes) process.stderr.write(`lookback: note: ${sanitizeLine(n)}\n`);
     if (call.shape === 'scroll' && set.sources.every((s) => s.id.kind === 'hermes'))
@@ -252,6 +254,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
       call.shape === 'discover' && semantic
         ? await semanticAnswer(call, set.sources, semantic, Boolean(flags.json))
         : answer(call, set);
+    startMark('cli: answer built');
     for (const s of set.sources)
       for (const w of s.warnings) process.stderr.write(`lookback: warning: ${sanitizeLine(w)}\n`);
     // Refused filters and skipped sources: in the JSON, or one line each on stderr.
@@ -263,6 +266,7 @@ export async function runCommand(input: string[], flags: Flags): Promise<number>
         process.stderr.write(`lookback: warning: ${r}\n`);
     }
     emit(flags, cmd, payload);
+    startMark('cli: written');
     return 0;
   } catch (err) {
     if (err instanceof UsageError) throw err;

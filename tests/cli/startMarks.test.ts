@@ -66,6 +66,9 @@ describe('start-up marks (LOOKBACK_START_MARKS)', () => {
       'bin: started',
       'cli.cjs loaded (code cache: ',
       'cli: main',
+      'cli: sources chosen',
+      'cli: answer built',
+      'cli: written',
       'cli: answered',
     ]);
     rmSync(dir, { recursive: true, force: true });
