@@ -14,8 +14,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LAZY_KEY } from './cli/lazyKey.js';
-import { ANSWERS, runKind } from './cli/subcommands.js';
-import { quickExit, watchStdio } from './cli/quickExit.js';
+import { runKind } from './cli/subcommands.js';
 import { codeCacheFile, requireWithCodeCache, type CachedModule } from './tui/codeCache.js';
 import { restoreStartFlags } from './tui/memory.js';
 import { startMark, writeStartMarks } from './cli/startMarks.js';
@@ -43,24 +42,19 @@ async function run(): Promise<void> {
   if (hash === undefined || !existsSync(file))
     throw new Error(`lookback: ${file} is missing: run npm run build`);
   const gcAtStart = typeof (globalThis as { gc?: unknown }).gc === 'function';
-  const kind = runKind(process.argv.slice(2));
-  // A recall answer is whole once main() returns: the process can end then (./cli/quickExit.ts).
-  const oneShot = (ANSWERS as readonly string[]).includes(kind);
-  const stdio = oneShot ? watchStdio() : null;
-  const cache = codeCacheFile(`cli-${kind}`, hash);
+  const cache = codeCacheFile(`cli-${runKind(process.argv.slice(2))}`, hash);
   const cli: CachedModule<Cli> = requireWithCodeCache<Cli>(file, cache);
   startMark(`cli.cjs loaded (code cache: ${cli.cache})`);
   const ok = await cli.exports.main();
   startMark('cli: answered');
   // A command's steps at exit (the app wrote its own at the first frame).
   process.once('exit', writeStartMarks);
-  if (ok && cli.cache === 'none')
-    // At exit: every function the run compiled is in, under the flags the next start has.
-    process.once('exit', () => {
-      restoreStartFlags(gcAtStart);
-      cli.save();
-    });
-  if (stdio) quickExit(stdio);
+  if (!ok || cli.cache !== 'none') return;
+  // At exit: every function the run compiled is in, under the flags the next start has.
+  process.once('exit', () => {
+    restoreStartFlags(gcAtStart);
+    cli.save();
+  });
 }
 
 void run();

@@ -4,10 +4,9 @@
  * (scripts/sqliteBundle.mjs), so Node resolves and compiles none of its files
  * and never runs `bindings`' search; only the native addon is loaded from the
  * package. The answer goes to fd 1 without building `process.stdout` (src/cli/out.ts),
- * `process.stderr` is not built to learn it is no terminal, and the process ends
- * with process.exit() once the answer is out (src/cli/quickExit.ts). Checked in the
- * built executable with a preloaded module that records every module Node loads,
- * whether `process.stdout` / `process.stderr` were read and process.exit() called.
+ * and `process.stderr` is not built to learn it is no terminal. Checked in the
+ * built executable with a preloaded module that records every module Node loads
+ * and whether `process.stdout` / `process.stderr` were read.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -41,12 +40,9 @@ Object.defineProperty(process, 'stderr', {
   enumerable: e.enumerable,
   get() { stderrRead = true; return e.get.call(process); },
 });
-let exitCalled = false;
-const exit = process.exit;
-process.exit = function () { exitCalled = true; return exit.apply(this, arguments); };
 process.on('exit', () => {
   const natives = process.moduleLoadList.filter((m) => /^NativeModule (net|stream|tty)$/.test(m));
-  require('node:fs').writeSync(2, '\\nWATCH ' + JSON.stringify({ loaded, stdoutRead, stderrRead, exitCalled, natives }) + '\\n');
+  require('node:fs').writeSync(2, '\\nWATCH ' + JSON.stringify({ loaded, stdoutRead, stderrRead, natives }) + '\\n');
 });
 `;
 
@@ -54,16 +50,11 @@ interface Watch {
   loaded: string[];
   stdoutRead: boolean;
   stderrRead: boolean;
-  /** Whether the process ended through process.exit() (src/cli/quickExit.ts). */
-  exitCalled: boolean;
   /** Which of node's net, stream and tty modules were loaded. */
   natives: string[];
 }
 
-function watched(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): {
+function watched(args: string[]): {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -79,7 +70,6 @@ function watched(
       HOME: '/nonexistent-home',
       HERMES_HOME: '',
       XDG_CACHE_HOME: dir,
-      ...env,
     },
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -134,29 +124,6 @@ describe('start-up of a JSON answer', () => {
     expect(piped.status).toBe(0);
     expect(piped.stdout).toMatch(/limiter/i);
     expect(piped.stderr).not.toContain('indexing');
-  });
-
-  it('ends a recall answer with process.exit() once it is written, with its exit code, and not other commands', () => {
-    const db = makeStore(30);
-    const ok = watched(['search', 'deploy', '--db', db, '--json']);
-    expect(ok.code).toBe(0);
-    expect(ok.watch.exitCalled).toBe(true);
-    const failed = watched(['read', 'no-such-session', '--db', db, '--json']);
-    expect(failed.code).toBe(1);
-    expect(failed.watch.exitCalled).toBe(true);
-    expect(JSON.parse(failed.stdout)).toMatchObject({ success: false });
-    // A usage error: the JSON on stdout, the line on stderr (a built stream, flushed), code 2.
-    const usage = watched(['search', 'deploy', '--limit', 'x', '--db', db, '--json']);
-    expect(usage.code).toBe(2);
-    expect(usage.watch.exitCalled).toBe(true);
-    expect(usage.stderr).toMatch(/--limit takes a whole number/);
-    // Switched off, and a command that prints through process.stdout: the process ends by itself.
-    const off = watched(['search', 'deploy', '--db', db, '--json'], { LOOKBACK_QUICK_EXIT: '0' });
-    expect(off.watch.exitCalled).toBe(false);
-    expect(off.stdout).toBe(ok.stdout);
-    const profiles = watched(['profiles', '--json']);
-    expect(profiles.code).toBe(0);
-    expect(profiles.watch.exitCalled).toBe(false);
   });
 
   it('a text answer and a failed JSON one are written the same way, whole', () => {
