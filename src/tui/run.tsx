@@ -19,7 +19,7 @@ import { otherProfiles } from './otherProfiles.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
-import { exposeGc, idleCollector, leanHeap } from './memory.js';
+import { gcOnFirstUse, idleCollector, leanHeap } from './memory.js';
 import { findWorkerFile } from '../app/worker/client.js';
 import { findEmbedWorker } from '../app/worker/embedding.js';
 import { findAgentsWorker } from '../agents/background.js';
@@ -128,7 +128,8 @@ export async function runApp(flags: Flags): Promise<number> {
   const fd = out === process.stdout ? 1 : 2;
   const modes = terminalModes(fd);
   const copyDeps = defaultCopyDeps((seq) => writeSync(fd, seq));
-  const collector = idleCollector(exposeGc());
+  // The collector's context is made at the first idle collection, not before the first frame.
+  const collector = idleCollector(gcOnFirstUse());
 
   return new Promise<number>((resolve) => {
     let finished = false;
