@@ -47,6 +47,9 @@ import { startMark, writeStartMarks } from '../cli/startMarks.js';
  * to 34 ms (bench, j held in Recent at 120x40: p50 34 ms at 30 fps, 11 ms at 60).
  */
 
+/** start.ts takes it from here, so that its own chunk does not load node:v8 at start. */
+export { restoreStartFlags } from './memory.js';
+
 export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
 
 /** The conversation the app was on at exit: the open one, else the selected row's. */
@@ -255,7 +258,8 @@ export async function runApp(flags: Flags): Promise<number> {
         onRender: () => {
           // After the first frame: the start keeps V8's default heap sizing.
           if (!drawn) {
-            leanHeap();
+            // ink calls this before it writes the frame: node:v8 loads after the write.
+            setImmediate(leanHeap);
             startMark('run: first frame drawn');
             writeStartMarks();
           }

@@ -18,7 +18,7 @@ import { BIN } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 import { PROMPT, Term, requireTmux, shellEnv } from '../helpers/tmux.js';
 
-const LATER = ['child_process', 'crypto', 'worker_threads', 'https', 'tls'];
+const LATER = ['child_process', 'crypto', 'worker_threads', 'v8', 'https', 'tls'];
 
 const terms: Term[] = [];
 afterAll(() => {
