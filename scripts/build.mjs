@@ -67,7 +67,14 @@ const withSqlite = common.external.filter((name) => name !== 'better-sqlite3');
 const app = await commonJs(
   'app',
   'src/tui/run.tsx',
-  [appBundlePlugin(), inkPatchPlugin(), widthPatchPlugin(), sqliteBundlePlugin()],
+  // lazyBuiltinsPlugin: child_process, crypto, worker_threads, v8… load on first use, not before the first frame.
+  [
+    lazyBuiltinsPlugin(),
+    appBundlePlugin(),
+    inkPatchPlugin(),
+    widthPatchPlugin(),
+    sqliteBundlePlugin(),
+  ],
   withSqlite,
 );
 const cli = await commonJs(

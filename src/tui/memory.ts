@@ -67,6 +67,19 @@ export function exposeGc(): (() => void) | null {
   }
 }
 
+/**
+ * The collector, made on first use: exposeGc's new V8 context costs ~6 ms of CPU,
+ * which the first frame need not pay, since it is wanted only once the user pauses
+ * (issue 20: it ran before the first render). Null from `expose` makes each call a no-op.
+ */
+export function gcOnFirstUse(expose: () => (() => void) | null = exposeGc): () => void {
+  let gc: (() => void) | null | undefined;
+  return () => {
+    if (gc === undefined) gc = expose();
+    gc?.();
+  };
+}
+
 export function idleCollector(
   gc: (() => void) | null,
   heapUsed: () => number = () => process.memoryUsage().heapUsed,

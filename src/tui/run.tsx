@@ -19,7 +19,7 @@ import { otherProfiles } from './otherProfiles.js';
 import { App } from '../../components/App.js';
 import { createController } from '../app/create.js';
 import { fileHistory, historyPath } from './history.js';
-import { exposeGc, idleCollector, leanHeap } from './memory.js';
+import { gcOnFirstUse, idleCollector, leanHeap } from './memory.js';
 import { findWorkerFile } from '../app/worker/client.js';
 import { findEmbedWorker } from '../app/worker/embedding.js';
 import { findAgentsWorker } from '../agents/background.js';
@@ -46,6 +46,9 @@ import { startMark, writeStartMarks } from '../cli/startMarks.js';
  * frames to 30 a second by default, which delays a held-down key's frame by up
  * to 34 ms (bench, j held in Recent at 120x40: p50 34 ms at 30 fps, 11 ms at 60).
  */
+
+/** start.ts takes it from here, so that its own chunk does not load node:v8 at start. */
+export { restoreStartFlags } from './memory.js';
 
 export const RENDER_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 60 } as const;
 
@@ -128,7 +131,8 @@ export async function runApp(flags: Flags): Promise<number> {
   const fd = out === process.stdout ? 1 : 2;
   const modes = terminalModes(fd);
   const copyDeps = defaultCopyDeps((seq) => writeSync(fd, seq));
-  const collector = idleCollector(exposeGc());
+  // The collector's context is made at the first idle collection, not before the first frame.
+  const collector = idleCollector(gcOnFirstUse());
 
   return new Promise<number>((resolve) => {
     let finished = false;
@@ -254,7 +258,8 @@ export async function runApp(flags: Flags): Promise<number> {
         onRender: () => {
           // After the first frame: the start keeps V8's default heap sizing.
           if (!drawn) {
-            leanHeap();
+            // ink calls this before it writes the frame: node:v8 loads after the write.
+            setImmediate(leanHeap);
             startMark('run: first frame drawn');
             writeStartMarks();
           }

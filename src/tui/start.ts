@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { StartOptions } from './options.js';
 import { codeCacheFile, requireWithCodeCache, type CacheFile } from './codeCache.js';
-import { restoreStartFlags } from './memory.js';
 import { startMark } from '../cli/startMarks.js';
 
 /** The app bundle's content hash, defined by scripts/build.mjs (absent when running from source). */
@@ -80,7 +79,8 @@ export async function startApp(flags: StartOptions): Promise<number> {
   // that stopped early (no store, no terminal) would leave a cache of almost nothing,
   // used from then on.
   if (code === 0 && bundle.cache && app.cache === 'none') {
-    restoreStartFlags(gcAtStart);
+    // From the app bundle, whose node:v8 loads on first use: this chunk loads it at no start.
+    app.exports.restoreStartFlags(gcAtStart);
     app.save();
   }
   return code;

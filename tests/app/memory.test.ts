@@ -2,6 +2,7 @@ import { COLLECT_AFTER_BYTES, IDLE_COLLECT_MS } from '../../src/budgets.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   exposeGc,
+  gcOnFirstUse,
   idleCollector,
   LEAN_HEAP_FLAGS,
   leanHeap,
@@ -62,6 +63,31 @@ describe('collecting garbage when the user pauses', () => {
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(60_000);
     expect(gc).toHaveBeenCalledTimes(1);
+  });
+
+  it('makes the collector (a new V8 context, ~6 ms) at the first collection, not before the first frame', () => {
+    vi.useFakeTimers();
+    const gc = vi.fn();
+    const expose = vi.fn(() => gc);
+    let heap = 0;
+    const c = idleCollector(gcOnFirstUse(expose), () => heap);
+    c.activity();
+    expect(expose).not.toHaveBeenCalled();
+    heap = COLLECT_AFTER_BYTES + 1;
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(expose).toHaveBeenCalledTimes(1);
+    expect(gc).toHaveBeenCalledTimes(1);
+    heap = 2 * COLLECT_AFTER_BYTES + 2;
+    c.activity();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(expose).toHaveBeenCalledTimes(1);
+    expect(gc).toHaveBeenCalledTimes(2);
+    // Where the engine gives none, each collection is nothing, and it is asked once.
+    const none = vi.fn(() => null);
+    const off = gcOnFirstUse(none);
+    off();
+    off();
+    expect(none).toHaveBeenCalledTimes(1);
   });
 
   it('without a collector it does nothing at all', () => {
