@@ -26,7 +26,8 @@ import {
 import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
 import { rankFunction } from './rankExt.js';
-import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL, SNIPPET_TOKENS } from '../budgets.js';
+import { indexSnippets, noteFor } from './snippets.js';
+import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL } from '../budgets.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -142,6 +143,7 @@ function hits(
   agents: readonly Agent[],
   opts: AgentSearchOptions,
   n: number,
+  note = 0,
 ): Hit[] {
   // A literal list (only the four roles the index holds reach the SQL): a json_each
   // per candidate row cost more than the test itself.
@@ -202,6 +204,7 @@ function hits(
         [...fp],
         opts.limit,
         rankFunction(db, table, match),
+        note,
       ),
     ].map(([conv_id, id]) => ({ id, conv_id }));
   return stmt(
@@ -240,15 +243,26 @@ export function searchAgentsJson(
   if (route.kind === 'empty' || opts.limit === 0) return empty(NO_MATCH);
   let match = route.kind === 'like' ? '' : route.match;
   let found: Hit[];
+  const ranked = route.kind !== 'like' && (opts.sort ?? 'relevance') === 'relevance';
+  let note = noteFor(db, ranked);
   try {
-    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
+    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n, note), opts.limit);
   } catch (err) {
     if (route.kind !== 'fts' || !/fts5|syntax/i.test(String((err as Error).message))) throw err;
     // The same last resort as the Hermes store: every term a quoted phrase.
     match = quoteAllTerms(route.match);
     if (!match) return empty(`${NO_MATCH} (the query could not be parsed)`);
-    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
+    note = noteFor(db, ranked);
+    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n, note), opts.limit);
   }
+  // Before the relaxed leg, whose own ranking replaces this query's record.
+  const snippets = indexSnippets(
+    db,
+    route,
+    match,
+    found.map((h) => h.id),
+    note,
+  );
   // The relaxed leg (src/store/relaxed.ts), as over the Hermes store: the rest of a
   // short page from BM25 over any of the words, closest first, after the exact hits.
   const loose = found.length < opts.limit ? relaxedAgentHits(db, route, agents, opts, found) : null;
@@ -256,18 +270,13 @@ export function searchAgentsJson(
     return empty(NO_MATCH + missHint(db, route, match, agents, opts));
   const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
   const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
-  const snippets = indexSnippets(
-    db,
-    route,
-    match,
-    found.map((h) => h.id),
-  );
   const looseSnippets = loose
     ? indexSnippets(
         db,
         loose.route,
         loose.route.match,
         loose.hits.map((h) => h.id),
+        loose.note,
       )
     : new Map<number, string>();
   const all = [...found, ...(loose?.hits ?? [])];
@@ -352,21 +361,25 @@ function relaxedAgentHits(
   agents: readonly Agent[],
   opts: AgentSearchOptions,
   exact: readonly Hit[],
-): { route: Extract<Route, { kind: 'fts' | 'trigram' }>; hits: Hit[] } | null {
+): { route: Extract<Route, { kind: 'fts' | 'trigram' }>; hits: Hit[]; note: number } | null {
   const loose = relaxedRoute(route);
   if (!loose || (loose.kind !== 'fts' && loose.kind !== 'trigram')) return null;
   const seen = new Set(exact.map((h) => h.conv_id));
   const wide: AgentSearchOptions = { ...opts, sort: 'relevance', limit: opts.limit + exact.length };
   let more: Hit[];
+  const note = noteFor(db, true); // always by relevance (wide.sort)
   try {
-    more = bestPerConversation((n) => hits(db, loose, loose.match, agents, wide, n), wide.limit);
+    more = bestPerConversation(
+      (n) => hits(db, loose, loose.match, agents, wide, n, note),
+      wide.limit,
+    );
   } catch (err) {
     // Our own query should always parse; if FTS5 disagrees, the exact answer stands alone.
     if (/fts5|syntax/i.test(String((err as Error).message))) return null;
     throw err;
   }
   const fresh = more.filter((h) => !seen.has(h.conv_id)).slice(0, opts.limit - exact.length);
-  return fresh.length === 0 ? null : { route: loose, hits: fresh };
+  return fresh.length === 0 ? null : { route: loose, hits: fresh, note };
 }
 
 /** The snippet comes from the hit's own row, never from another message. */
@@ -382,33 +395,6 @@ function snippet(
     return body.slice(at, at + 120);
   }
   return fromIndex.get(m.id) ?? '';
-}
-
-/**
- * FTS5's snippets of the shown rows in one statement. FTS5 drops a `rowid = ?`
- * bound as REAL (better-sqlite3 binds every JS number so): every result showed
- * the first match's snippet. Here the bounds are BigInt, so FTS5 walks only the
- * matches between the lowest and highest shown row (they are mostly the newest),
- * and `+rowid IN` keeps the exact test out of FTS5, which would run the whole
- * query again per value (1–3 ms a row for a prefix query such as `deploy*`).
- */
-function indexSnippets(
-  db: Database.Database,
-  route: Exclude<Route, { kind: 'empty' }>,
-  match: string,
-  ids: readonly number[],
-): Map<number, string> {
-  if (route.kind === 'like' || ids.length === 0) return new Map();
-  const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-  const rows = stmt(
-    db,
-    `SELECT rowid AS id, snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
-     WHERE ${table} MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
-  ).all(match, BigInt(Math.min(...ids)), BigInt(Math.max(...ids)), JSON.stringify(ids)) as {
-    id: number;
-    s: string | null;
-  }[];
-  return new Map(rows.map((r) => [r.id, r.s ?? '']));
 }
 
 /**
