@@ -27,7 +27,8 @@ import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
 import { rankFunction } from './rankExt.js';
 import { indexSnippets, noteFor } from './snippets.js';
-import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL } from '../budgets.js';
+import { anchoredViews, QUIET_KINDS, visible } from './windows.js';
+import { READ_HEAD, READ_SMALL, READ_TAIL } from '../budgets.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -40,8 +41,6 @@ function stmt(db: Database.Database, sql: string): Database.Statement {
 }
 
 const NO_MATCH = 'No matching sessions found.';
-/** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
-const QUIET_KINDS = `('injected', 'meta')`;
 
 /** A message row as the index holds it (the app reads the same rows). */
 type MsgRow = AppMsg;
@@ -54,7 +53,21 @@ const secs = (ms: number | null): number | null => (ms === null ? null : ms / 10
 const iso = (ms: number | null): string => isoTime(ms === null ? null : ms / 1000);
 
 /** A message in the answers' shape (overview.ts shapes its rows the same way). */
-export function shape(m: MsgRow, anchor?: string): Record<string, Json> {
+export function shape(
+  m: Pick<
+    MsgRow,
+    | 'anchor'
+    | 'role'
+    | 'text'
+    | 'created_at'
+    | 'tool_name'
+    | 'tool_calls'
+    | 'call_id'
+    | 'reasoning'
+    | 'flags'
+  >,
+  anchor?: string,
+): Record<string, Json> {
   const out: Record<string, Json> = {
     id: m.anchor,
     role: m.role,
@@ -268,8 +281,6 @@ export function searchAgentsJson(
   const loose = found.length < opts.limit ? relaxedAgentHits(db, route, agents, opts, found) : null;
   if (found.length === 0 && !loose)
     return empty(NO_MATCH + missHint(db, route, match, agents, opts));
-  const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
-  const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
   const looseSnippets = loose
     ? indexSnippets(
         db,
@@ -280,11 +291,24 @@ export function searchAgentsJson(
       )
     : new Map<number, string>();
   const all = [...found, ...(loose?.hits ?? [])];
+  // The shown rows, their conversations and their windows in three statements.
+  const convs = byId(
+    stmt(db, `SELECT * FROM conversations WHERE id IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(all.map((h) => h.conv_id)),
+    ) as ConvRow[],
+  );
+  const msgs = byId(
+    stmt(db, `SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(all.map((h) => h.id)),
+    ) as MsgRow[],
+  );
+  const anchors = all.map((h) => msgs.get(h.id)!);
+  const views = anchoredViews(db, anchors, opts.all);
   const results = all.map((h, i) => {
     const relaxed = i >= found.length;
-    const c = convStmt.get(h.conv_id) as ConvRow;
-    const m = msgStmt.get(h.id) as MsgRow;
-    const view = anchoredView(db, m, opts.all);
+    const c = convs.get(h.conv_id)!;
+    const m = anchors[i]!;
+    const view = views[i]!;
     const entry: Record<string, Json> = {
       session_id: c.native_id,
       when: iso(c.started_at),
@@ -397,14 +421,6 @@ function snippet(
   return fromIndex.get(m.id) ?? '';
 }
 
-/**
- * Rows of a transcript (the hit itself is always shown): never a copy; what was
- * taken back only with `takenBack` (--all); quiet rows only with `quiet`.
- */
-function visible(quiet: boolean, takenBack = quiet): string {
-  return `flags & ${takenBack ? FLAG.copied : OUT_OF_TRANSCRIPT} = 0${quiet ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
-}
-
 interface Slice {
   messages: MsgRow[];
   messages_before: number;
@@ -435,41 +451,8 @@ function slice(
   };
 }
 
-/**
- * The context of a hit: five shown rows either side and the bookends, in one
- * statement (four took ~40 statement runs for ten hits, 1.4 ms of a search).
- * The bookends are the conversation's first and last three user/assistant rows,
- * kept where they fall outside the window: the same rows as asking for those
- * before the window's first and after its last, since both are ordered runs.
- */
-function anchoredView(db: Database.Database, anchor: MsgRow, all: boolean) {
-  const vis = visible(all);
-  const edge = `role IN ('user', 'assistant') AND text <> '' AND ${visible(false)}`;
-  const rows = stmt(
-    db,
-    `SELECT 0 AS part, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal < @ord AND ${vis} ORDER BY ordinal DESC LIMIT 5)
-     UNION ALL SELECT 1, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal > @ord AND ${vis} ORDER BY ordinal LIMIT 5)
-     UNION ALL SELECT 2, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal LIMIT ${BOOKEND_SIZE})
-     UNION ALL SELECT 3, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal DESC LIMIT ${BOOKEND_SIZE})`,
-  ).all({ conv: anchor.conv_id, ord: anchor.ordinal }) as (MsgRow & { part: number })[];
-  const part = (n: number) => rows.filter((r) => r.part === n);
-  const before = part(0).reverse();
-  const after = part(1);
-  const window = [...before, anchor, ...after];
-  const first = window[0]!.ordinal;
-  const last = window[window.length - 1]!.ordinal;
-  return {
-    messages: window.filter(
-      (m) => m.id === anchor.id || m.role === 'user' || m.role === 'assistant',
-    ),
-    bookend_start: part(2).filter((m) => m.ordinal < first),
-    bookend_end: part(3)
-      .filter((m) => m.ordinal > last)
-      .reverse(),
-    messages_before: before.length,
-    messages_after: after.length,
-  };
-}
+const byId = <T extends { id: number }>(rows: T[]): Map<number, T> =>
+  new Map(rows.map((r) => [r.id, r]));
 
 /** The conversation a session id names, in the agents asked for. */
 export function findConversation(
