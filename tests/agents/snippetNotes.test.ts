@@ -7,7 +7,8 @@
  * emoji, rows whose best column is reasoning or tool_calls, texts of one token to
  * hundreds) at several snippet lengths. Then: a record is never used for another
  * query; a search's snippets come from the record (counted), and its answers equal
- * those of a search without the extension (snippet() itself).
+ * those of a search without the extension (snippet() itself); and each of 25 hits,
+ * their windows read ten to a statement, gets its own window and bookends.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -392,4 +393,43 @@ it('search takes its snippets from the record, and answers as snippet() does wit
   without.close();
   expect(a).toEqual(b);
   expect(a.join('').match(/>>>/g)?.length ?? 0).toBeGreaterThan(40);
+});
+
+it('gives each of 25 hits its own window and bookends (three statements of up to ten hits)', () => {
+  const db = new Database(file, { readonly: true });
+  const r = searchAgentsJson(db, 'the OR a OR deploy', AGENTS, { limit: 25, all: false });
+  const results = r.results as {
+    session_id: string;
+    match_message_id: string;
+    messages: { id: string }[];
+    bookend_start: { id: string }[];
+    bookend_end: { id: string }[];
+    messages_before: number;
+    messages_after: number;
+  }[];
+  expect(results.length).toBe(25);
+  type Row = { anchor: string; ordinal: number; role: string; text: string };
+  for (const h of results) {
+    // The oracle: the conversation's rows in order (every generated row is shown).
+    const rows = db
+      .prepare(
+        `SELECT m.anchor, m.ordinal, m.role, m.text FROM messages m JOIN conversations c ON c.id = m.conv_id
+         WHERE c.native_id = ? ORDER BY m.ordinal`,
+      )
+      .all(h.session_id) as Row[];
+    const at = rows.findIndex((x) => x.anchor === h.match_message_id);
+    const win = rows.slice(Math.max(0, at - 5), at + 6);
+    const edge = rows.filter((x) => x.text !== '');
+    const ids = (xs: { anchor: string }[]) => xs.map((x) => x.anchor);
+    expect(h.messages.map((m) => m.id)).toEqual(ids(win));
+    expect(h.messages_before).toBe(Math.min(5, at));
+    expect(h.messages_after).toBe(Math.min(5, rows.length - at - 1));
+    expect(h.bookend_start.map((m) => m.id)).toEqual(
+      ids(edge.slice(0, 3).filter((x) => x.ordinal < win[0]!.ordinal)),
+    );
+    expect(h.bookend_end.map((m) => m.id)).toEqual(
+      ids(edge.slice(-3).filter((x) => x.ordinal > win[win.length - 1]!.ordinal)),
+    );
+  }
+  db.close();
 });
