@@ -194,6 +194,9 @@ static void countsFunction(sqlite3_context *pCtx, int nVal, sqlite3_value **apVa
   sqlite3_result_text(pCtx, z, -1, sqlite3_free);
 }
 
+/* native/snippet.c: lookback_note(), lookback_snippet(), lookback_note_reset(). */
+int lookbackSnippetInit(sqlite3 *db, fts5_api *fts);
+
 static fts5_api *fts5Api(sqlite3 *db){
   fts5_api *pRet = 0;
   sqlite3_stmt *pStmt = 0;
@@ -230,5 +233,6 @@ int sqlite3_lookbackrank_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_ro
   }else{
     sqlite3_free(pConn);
   }
+  if( rc==SQLITE_OK ) rc = lookbackSnippetInit(db, fts);
   return rc;
 }

@@ -118,15 +118,21 @@ export function rankedPool(
   params: readonly unknown[],
   limit: number,
   rank: 'bm25' | 'lookback_bm25' = 'bm25',
+  note = 0,
 ): Map<number, number> {
+  // note > 0: lookback_note() records each scored row's phrase instances under that
+  // number, so the shown rows' snippets need no second walk (native/snippet.c).
   const scored = st(
-    `SELECT rowid, ${rank}(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`,
+    `SELECT rowid, ${rank}(${table})${note > 0 ? `, lookback_note(${table}, ?)` : ''} FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`,
   )!.raw(true);
   const keep = st(
     `SELECT m.id, m.conv_id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND ${where}`,
   )!;
   for (let window = RANK_WINDOW; ; window *= 4) {
-    const rows = scored.all(match, window) as [number, number][];
+    const rows = (note > 0 ? scored.all(note, match, window) : scored.all(match, window)) as [
+      number,
+      number,
+    ][];
     // Best score first; among equal scores the newest, as ORDER BY score, id DESC did.
     rows.sort((a, b) => a[1] - b[1] || b[0] - a[0]);
     const seen = new Map<number, number>();

@@ -47,6 +47,27 @@ export function hasRankExtension(db: Database.Database): boolean {
   return ok;
 }
 
+const notes = new WeakMap<Database.Database, boolean>();
+
+/**
+ * Whether the loaded extension also has lookback_note() and lookback_snippet()
+ * (native/snippet.c): snippets from the ranking statement's record, not a second
+ * FTS5 walk. False for an extension built before them; search then asks snippet().
+ */
+export function hasSnippetNotes(db: Database.Database): boolean {
+  let ok = notes.get(db);
+  if (ok === undefined) {
+    ok =
+      hasRankExtension(db) &&
+      db
+        .prepare(`SELECT count(*) FROM pragma_function_list WHERE name = 'lookback_snippet'`)
+        .pluck()
+        .get() !== 0;
+    notes.set(db, ok);
+  }
+  return ok;
+}
+
 /** One bare word or one quoted phrase, perhaps a prefix: FTS5 sees a single phrase. */
 const ONE_PHRASE = /^(?:"(?:[^"]|"")*"|[\p{L}\p{N}_]+)\*?$/u;
 

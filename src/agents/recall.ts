@@ -26,7 +26,9 @@ import {
 import type { Filters } from '../store/types.js';
 import { FLAG, OUT_OF_TRANSCRIPT, TAKEN_BACK, type Agent } from './model.js';
 import { rankFunction } from './rankExt.js';
-import { BOOKEND_SIZE, READ_HEAD, READ_SMALL, READ_TAIL, SNIPPET_TOKENS } from '../budgets.js';
+import { indexSnippets, noteFor } from './snippets.js';
+import { anchoredViews, QUIET_KINDS, visible } from './windows.js';
+import { READ_HEAD, READ_SMALL, READ_TAIL } from '../budgets.js';
 
 /** Statements prepared once per connection (a search prepares ~60 otherwise). */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -39,8 +41,6 @@ function stmt(db: Database.Database, sql: string): Database.Statement {
 }
 
 const NO_MATCH = 'No matching sessions found.';
-/** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
-const QUIET_KINDS = `('injected', 'meta')`;
 
 /** A message row as the index holds it (the app reads the same rows). */
 type MsgRow = AppMsg;
@@ -53,7 +53,21 @@ const secs = (ms: number | null): number | null => (ms === null ? null : ms / 10
 const iso = (ms: number | null): string => isoTime(ms === null ? null : ms / 1000);
 
 /** A message in the answers' shape (overview.ts shapes its rows the same way). */
-export function shape(m: MsgRow, anchor?: string): Record<string, Json> {
+export function shape(
+  m: Pick<
+    MsgRow,
+    | 'anchor'
+    | 'role'
+    | 'text'
+    | 'created_at'
+    | 'tool_name'
+    | 'tool_calls'
+    | 'call_id'
+    | 'reasoning'
+    | 'flags'
+  >,
+  anchor?: string,
+): Record<string, Json> {
   const out: Record<string, Json> = {
     id: m.anchor,
     role: m.role,
@@ -142,6 +156,7 @@ function hits(
   agents: readonly Agent[],
   opts: AgentSearchOptions,
   n: number,
+  note = 0,
 ): Hit[] {
   // A literal list (only the four roles the index holds reach the SQL): a json_each
   // per candidate row cost more than the test itself.
@@ -202,6 +217,7 @@ function hits(
         [...fp],
         opts.limit,
         rankFunction(db, table, match),
+        note,
       ),
     ].map(([conv_id, id]) => ({ id, conv_id }));
   return stmt(
@@ -240,42 +256,59 @@ export function searchAgentsJson(
   if (route.kind === 'empty' || opts.limit === 0) return empty(NO_MATCH);
   let match = route.kind === 'like' ? '' : route.match;
   let found: Hit[];
+  const ranked = route.kind !== 'like' && (opts.sort ?? 'relevance') === 'relevance';
+  let note = noteFor(db, ranked);
   try {
-    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
+    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n, note), opts.limit);
   } catch (err) {
     if (route.kind !== 'fts' || !/fts5|syntax/i.test(String((err as Error).message))) throw err;
     // The same last resort as the Hermes store: every term a quoted phrase.
     match = quoteAllTerms(route.match);
     if (!match) return empty(`${NO_MATCH} (the query could not be parsed)`);
-    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n), opts.limit);
+    note = noteFor(db, ranked);
+    found = bestPerConversation((n) => hits(db, route, match, agents, opts, n, note), opts.limit);
   }
-  // The relaxed leg (src/store/relaxed.ts), as over the Hermes store: the rest of a
-  // short page from BM25 over any of the words, closest first, after the exact hits.
-  const loose = found.length < opts.limit ? relaxedAgentHits(db, route, agents, opts, found) : null;
-  if (found.length === 0 && !loose)
-    return empty(NO_MATCH + missHint(db, route, match, agents, opts));
-  const convStmt = stmt(db, `SELECT * FROM conversations WHERE id = ?`);
-  const msgStmt = stmt(db, `SELECT * FROM messages WHERE id = ?`);
+  // Before the relaxed leg, whose own ranking replaces this query's record.
   const snippets = indexSnippets(
     db,
     route,
     match,
     found.map((h) => h.id),
+    note,
   );
+  // The relaxed leg (src/store/relaxed.ts), as over the Hermes store: the rest of a
+  // short page from BM25 over any of the words, closest first, after the exact hits.
+  const loose = found.length < opts.limit ? relaxedAgentHits(db, route, agents, opts, found) : null;
+  if (found.length === 0 && !loose)
+    return empty(NO_MATCH + missHint(db, route, match, agents, opts));
   const looseSnippets = loose
     ? indexSnippets(
         db,
         loose.route,
         loose.route.match,
         loose.hits.map((h) => h.id),
+        loose.note,
       )
     : new Map<number, string>();
   const all = [...found, ...(loose?.hits ?? [])];
+  // The shown rows, their conversations and their windows in three statements.
+  const convs = byId(
+    stmt(db, `SELECT * FROM conversations WHERE id IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(all.map((h) => h.conv_id)),
+    ) as ConvRow[],
+  );
+  const msgs = byId(
+    stmt(db, `SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(all.map((h) => h.id)),
+    ) as MsgRow[],
+  );
+  const anchors = all.map((h) => msgs.get(h.id)!);
+  const views = anchoredViews(db, anchors, opts.all);
   const results = all.map((h, i) => {
     const relaxed = i >= found.length;
-    const c = convStmt.get(h.conv_id) as ConvRow;
-    const m = msgStmt.get(h.id) as MsgRow;
-    const view = anchoredView(db, m, opts.all);
+    const c = convs.get(h.conv_id)!;
+    const m = anchors[i]!;
+    const view = views[i]!;
     const entry: Record<string, Json> = {
       session_id: c.native_id,
       when: iso(c.started_at),
@@ -352,21 +385,25 @@ function relaxedAgentHits(
   agents: readonly Agent[],
   opts: AgentSearchOptions,
   exact: readonly Hit[],
-): { route: Extract<Route, { kind: 'fts' | 'trigram' }>; hits: Hit[] } | null {
+): { route: Extract<Route, { kind: 'fts' | 'trigram' }>; hits: Hit[]; note: number } | null {
   const loose = relaxedRoute(route);
   if (!loose || (loose.kind !== 'fts' && loose.kind !== 'trigram')) return null;
   const seen = new Set(exact.map((h) => h.conv_id));
   const wide: AgentSearchOptions = { ...opts, sort: 'relevance', limit: opts.limit + exact.length };
   let more: Hit[];
+  const note = noteFor(db, true); // always by relevance (wide.sort)
   try {
-    more = bestPerConversation((n) => hits(db, loose, loose.match, agents, wide, n), wide.limit);
+    more = bestPerConversation(
+      (n) => hits(db, loose, loose.match, agents, wide, n, note),
+      wide.limit,
+    );
   } catch (err) {
     // Our own query should always parse; if FTS5 disagrees, the exact answer stands alone.
     if (/fts5|syntax/i.test(String((err as Error).message))) return null;
     throw err;
   }
   const fresh = more.filter((h) => !seen.has(h.conv_id)).slice(0, opts.limit - exact.length);
-  return fresh.length === 0 ? null : { route: loose, hits: fresh };
+  return fresh.length === 0 ? null : { route: loose, hits: fresh, note };
 }
 
 /** The snippet comes from the hit's own row, never from another message. */
@@ -382,41 +419,6 @@ function snippet(
     return body.slice(at, at + 120);
   }
   return fromIndex.get(m.id) ?? '';
-}
-
-/**
- * FTS5's snippets of the shown rows in one statement. FTS5 drops a `rowid = ?`
- * bound as REAL (better-sqlite3 binds every JS number so): every result showed
- * the first match's snippet. Here the bounds are BigInt, so FTS5 walks only the
- * matches between the lowest and highest shown row (they are mostly the newest),
- * and `+rowid IN` keeps the exact test out of FTS5, which would run the whole
- * query again per value (1–3 ms a row for a prefix query such as `deploy*`).
- */
-function indexSnippets(
-  db: Database.Database,
-  route: Exclude<Route, { kind: 'empty' }>,
-  match: string,
-  ids: readonly number[],
-): Map<number, string> {
-  if (route.kind === 'like' || ids.length === 0) return new Map();
-  const table = route.kind === 'trigram' ? 'messages_fts_trigram' : 'messages_fts';
-  const rows = stmt(
-    db,
-    `SELECT rowid AS id, snippet(${table}, -1, '>>>', '<<<', '...', ${SNIPPET_TOKENS}) AS s FROM ${table}
-     WHERE ${table} MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
-  ).all(match, BigInt(Math.min(...ids)), BigInt(Math.max(...ids)), JSON.stringify(ids)) as {
-    id: number;
-    s: string | null;
-  }[];
-  return new Map(rows.map((r) => [r.id, r.s ?? '']));
-}
-
-/**
- * Rows of a transcript (the hit itself is always shown): never a copy; what was
- * taken back only with `takenBack` (--all); quiet rows only with `quiet`.
- */
-function visible(quiet: boolean, takenBack = quiet): string {
-  return `flags & ${takenBack ? FLAG.copied : OUT_OF_TRANSCRIPT} = 0${quiet ? '' : ` AND kind NOT IN ${QUIET_KINDS}`}`;
 }
 
 interface Slice {
@@ -449,41 +451,8 @@ function slice(
   };
 }
 
-/**
- * The context of a hit: five shown rows either side and the bookends, in one
- * statement (four took ~40 statement runs for ten hits, 1.4 ms of a search).
- * The bookends are the conversation's first and last three user/assistant rows,
- * kept where they fall outside the window: the same rows as asking for those
- * before the window's first and after its last, since both are ordered runs.
- */
-function anchoredView(db: Database.Database, anchor: MsgRow, all: boolean) {
-  const vis = visible(all);
-  const edge = `role IN ('user', 'assistant') AND text <> '' AND ${visible(false)}`;
-  const rows = stmt(
-    db,
-    `SELECT 0 AS part, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal < @ord AND ${vis} ORDER BY ordinal DESC LIMIT 5)
-     UNION ALL SELECT 1, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ordinal > @ord AND ${vis} ORDER BY ordinal LIMIT 5)
-     UNION ALL SELECT 2, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal LIMIT ${BOOKEND_SIZE})
-     UNION ALL SELECT 3, * FROM (SELECT * FROM messages WHERE conv_id = @conv AND ${edge} ORDER BY ordinal DESC LIMIT ${BOOKEND_SIZE})`,
-  ).all({ conv: anchor.conv_id, ord: anchor.ordinal }) as (MsgRow & { part: number })[];
-  const part = (n: number) => rows.filter((r) => r.part === n);
-  const before = part(0).reverse();
-  const after = part(1);
-  const window = [...before, anchor, ...after];
-  const first = window[0]!.ordinal;
-  const last = window[window.length - 1]!.ordinal;
-  return {
-    messages: window.filter(
-      (m) => m.id === anchor.id || m.role === 'user' || m.role === 'assistant',
-    ),
-    bookend_start: part(2).filter((m) => m.ordinal < first),
-    bookend_end: part(3)
-      .filter((m) => m.ordinal > last)
-      .reverse(),
-    messages_before: before.length,
-    messages_after: after.length,
-  };
-}
+const byId = <T extends { id: number }>(rows: T[]): Map<number, T> =>
+  new Map(rows.map((r) => [r.id, r]));
 
 /** The conversation a session id names, in the agents asked for. */
 export function findConversation(
