@@ -21,7 +21,7 @@
  *   one is picked up even when its session row did not move.
  */
 import pg from 'pg';
-import { extraCaTrust } from '../net/trust.js';
+import { pgConnectConfig } from './connectConfig.js';
 import {
   openMirror,
   type Affinity,
@@ -243,24 +243,6 @@ function chunks<T>(xs: readonly T[], n: number): T[][] {
 }
 
 /**
- * pg's client, trusting what Node would with NODE_EXTRA_CA_CERTS (src/net/trust.ts)
- * when the URL asks for TLS (sslmode, ssl=true) and names no CA of its own
- * (sslrootcert, which Node's rule lets replace the extra certificates).
- */
-class TrustingClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    const ca = extraCaTrust();
-    // pg copies the parsed ssl option into its connection, which reads it at the TLS upgrade.
-    const con = (this as unknown as { connection: { ssl: unknown } }).connection;
-    if (!ca || !con.ssl) return;
-    if (con.ssl === true) con.ssl = { ca };
-    else if (typeof con.ssl === 'object' && (con.ssl as { ca?: unknown }).ca === undefined)
-      (con.ssl as { ca?: string[] }).ca = ca;
-  }
-}
-
-/**
  * Brings the profile's mirror up to date with its PostgreSQL schema and says
  * what moved. Throws PgSyncError (one line naming the profile) when the
  * database cannot be reached or read.
@@ -269,21 +251,25 @@ export async function syncPostgres(t: PgTarget, opts: SyncOptions): Promise<Sync
   const t0 = performance.now();
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({
-      Client: TrustingClient,
-      connectionString: t.url,
+    // What pg reads from a URL (application_name, options) is lookback's default there, and the
+    // URL's own fields win, as with pg's connectionString; the pool's and client's own settings
+    // come after, as a URL never set them (connectConfig.ts).
+    const connectionDefaults: pg.ClientConfig = {
       application_name: 'lookback',
-      connectionTimeoutMillis: 5_000,
-      // The whole sync is one burst; nothing is kept once it is done.
-      max: 1,
-      idleTimeoutMillis: 1_000,
-      allowExitOnIdle: true,
       options: [
         '-c default_transaction_read_only=on',
         `-c statement_timeout=${opts.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS}`,
         '-c lock_timeout=1000',
         '-c idle_in_transaction_session_timeout=10000',
       ].join(' '),
+    };
+    pool = new pg.Pool({
+      ...pgConnectConfig(t.url, connectionDefaults),
+      connectionTimeoutMillis: 5_000,
+      // The whole sync is one burst; nothing is kept once it is done.
+      max: 1,
+      idleTimeoutMillis: 1_000,
+      allowExitOnIdle: true,
       types: TYPES,
     });
   } catch (err) {

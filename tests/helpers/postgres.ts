@@ -29,7 +29,8 @@ import { sqlite } from '../../src/store/sqlite.js';
 let started: { dataDir: string; bin: string; asPostgres: boolean } | null = null;
 let adminUrl: string | null = null;
 
-function pgBin(): string | null {
+/** The PostgreSQL server binaries (Debian's /usr/lib/postgresql/N/bin, else pg_config's). */
+export function pgBin(): string | null {
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
     const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
@@ -43,7 +44,8 @@ function pgBin(): string | null {
   }
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free at the time of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

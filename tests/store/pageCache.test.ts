@@ -12,11 +12,14 @@ import { listFacts } from '../../src/store/facts.js';
 import { browse } from '../../src/store/browse.js';
 import { Store } from '../../src/store/store.js';
 import { fixtureCopy, tempDir } from '../helpers/fixtures.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { PROMPT, Term, requireTmux, shellEnv } from '../helpers/tmux.js';
 import { smallPageCache } from '../../src/store/open.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const APP = resolve(import.meta.dirname, '../../dist/lookback.js');
 
 const cacheOf = (db: Database.Database): number =>
   db.pragma('cache_size', { simple: true }) as number;
@@ -45,19 +48,67 @@ describe('the page cache of a store connection', () => {
     store.close();
   });
 
-  it('is asked for by each of the app’s threads before it opens a store', () => {
-    // The main thread (run.tsx), the query worker and the embed worker: each is its own
-    // thread with its own module state, so each must ask, before its first Store.open.
-    for (const file of [
-      'src/tui/run.tsx',
-      'src/app/worker/entry.ts',
-      'src/app/worker/embedEntry.ts',
-    ]) {
-      const text = readFileSync(join(ROOT, file), 'utf8');
-      const ask = text.indexOf('smallPageCache();');
-      expect(ask, file).toBeGreaterThan(0);
-      expect(ask, file).toBeLessThan(text.indexOf('Store.open('));
+  it('is the budget on every store connection of the app’s main thread, query worker and embed worker, in the real app', async () => {
+    // The built app in tmux, each of its threads preloaded with a probe that records the
+    // page cache of every SQLite connection it uses (pageCacheProbe.mjs).
+    requireTmux();
+    // An embedder on loopback, so the embed worker reads the store's messages in the background.
+    let embedded = 0;
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const { input } = JSON.parse(raw || '{}') as { input: string[] };
+        embedded += input.length;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ embeddings: input.map((t) => [t.length % 7, 1, 0.5]) }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const embedder = `ollama:m@http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = tempDir('lookback-pagecache-');
+    const store = join(dir, 'state.db');
+    generateStore(store, { layout: 30, sessions: 60, seed: 11 });
+    mkdirSync(join(dir, 'cache'));
+    const probe = join(dir, 'probe.jsonl');
+    const term = new Term(
+      'pagecache',
+      {
+        ...shellEnv(dir, APP),
+        NODE_OPTIONS: `--import ${join(import.meta.dirname, 'pageCacheProbe.mjs')}`,
+        LOOKBACK_TEST_CACHE_PROBE: probe,
+      },
+      dir,
+    );
+    try {
+      await term.waitFor('the shell prompt', (s) => s.includes(PROMPT));
+      term.run(`CI=false node "$LB" --db state.db --embedder ${embedder}`);
+      await term.waitFor('the app', (s) => s.includes('lookback · ') && s.includes('? help'));
+      // A search: the query worker reads the store.
+      term.type('/billing');
+      await term.waitFor('results', (s) => /Results: \d+ sessions/.test(s));
+      await term.waitFor('the embed worker embedding', () => embedded > 0);
+      term.key('C-c');
+      await term.waitFor('the app gone', () => term.childPid() === null);
+    } finally {
+      term.kill();
+      await new Promise((r) => server.close(r));
     }
+    const seen = readFileSync(probe, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { thread: number; conn: number; file: string; cache: number });
+    // Each connection to the store, by thread, with its page cache as last set.
+    const last = new Map<string, number>();
+    for (const r of seen)
+      if (r.file === store)
+        last.set(`${r.thread === 0 ? 'main' : 'worker'} ${r.thread}/${r.conn}`, r.cache);
+    const threads = new Set([...last.keys()].map((k) => k.split('/')[0]!));
+    // The main thread, and two workers (the query worker and the embed worker).
+    expect([...threads].filter((t) => t === 'main 0')).toHaveLength(1);
+    expect([...threads].filter((t) => t.startsWith('worker '))).toHaveLength(2);
+    for (const [conn, cache] of last) expect(cache, conn).toBe(-STORE_CACHE_KIB);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('still answers a count over every message row of a store larger than the cache', () => {
