@@ -15,6 +15,7 @@ import {
   existsSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   rmSync,
   statSync,
   truncateSync,
@@ -61,6 +62,10 @@ function samples(fn: () => unknown, runs: number): number[] {
 }
 
 export function benchAgents(root: string, benchDir: string, runs: number): void {
+  // The index stores each history file's path: a .bench reached through a symlink (a git
+  // worktree sharing the main checkout's cache) would list every file under a second
+  // spelling, re-read them all as new and keep both, so no pass would ever be idle.
+  benchDir = existsSync(benchDir) ? realpathSync(benchDir) : benchDir;
   const messages = Number(process.env.LOOKBACK_BENCH_AGENT_MESSAGES ?? 1_000_000);
   const sessions = Math.max(10, Math.round(messages / 100));
   const home = join(benchDir, `agents-home-${sessions}s-${messages}m`);
