@@ -29,16 +29,7 @@ import { rankFunction } from './rankExt.js';
 import { indexSnippets, noteFor } from './snippets.js';
 import { anchoredViews, QUIET_KINDS, visible } from './windows.js';
 import { READ_HEAD, READ_SMALL, READ_TAIL } from '../budgets.js';
-
-/** Statements prepared once per connection (a search prepares ~60 otherwise). */
-const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-function stmt(db: Database.Database, sql: string): Database.Statement {
-  let m = prepared.get(db);
-  if (!m) prepared.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
-  return s;
-}
+import { stmt } from './statements.js';
 
 const NO_MATCH = 'No matching sessions found.';
 

@@ -8,16 +8,7 @@ import type Database from 'better-sqlite3';
 import type { Route } from '../store/query.js';
 import { SNIPPET_TOKENS } from '../budgets.js';
 import { hasSnippetNotes } from './rankExt.js';
-
-/** Statements prepared once per connection. */
-const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-function stmt(db: Database.Database, sql: string): Database.Statement {
-  let m = prepared.get(db);
-  if (!m) prepared.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
-  return s;
-}
+import { stmt } from './statements.js';
 
 /** Numbers for lookback_note(): one per ranking, never reused in this process. */
 let lastNote = 0;

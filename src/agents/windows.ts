@@ -7,19 +7,10 @@ import type Database from 'better-sqlite3';
 import { BOOKEND_SIZE } from '../budgets.js';
 import type { AppMsg as MsgRow } from './appReads.js';
 import { FLAG, OUT_OF_TRANSCRIPT } from './model.js';
+import { stmt } from './statements.js';
 
 /** Injected context and bookkeeping rows stay out of default answers (AGENTS.md rule 7). */
 export const QUIET_KINDS = `('injected', 'meta')`;
-
-/** Statements prepared once per connection. */
-const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-function stmt(db: Database.Database, sql: string): Database.Statement {
-  let m = prepared.get(db);
-  if (!m) prepared.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
-  return s;
-}
 
 /**
  * Rows of a transcript (the hit itself is always shown): never a copy; what was

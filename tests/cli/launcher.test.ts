@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStore } from '../../src/demo/generate.js';
 import { insertMessage, insertSession } from '../../src/demo/store.js';
 import { tempDir } from '../helpers/fixtures.js';
+import { makeLoopbackCa } from '../helpers/loopbackCa.js';
 import { postgresProfileHome } from '../helpers/postgres.js';
 
 const LAUNCHER = resolve(import.meta.dirname, '../../dist/lookback');
@@ -177,42 +178,8 @@ describe('the HTTPS embedder trusts what Node would with NODE_EXTRA_CA_CERTS', (
 
   beforeAll(async () => {
     dir = tempDir('lookback-launcher-tls-');
-    const ssl = (args: string[]): void => {
-      const r = spawnSync('/usr/bin/openssl', args, { cwd: dir, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
-    };
     // A CA made here, and a loopback server certificate it signs.
-    ssl(
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        'ca.key',
-        '-out',
-        'ca.pem',
-      ].concat(['-days', '2', '-subj', '/CN=lookback test CA']),
-    );
-    ssl(
-      ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr'].concat([
-        '-subj',
-        '/CN=127.0.0.1',
-      ]),
-    );
-    writeFileSync(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1\n');
-    ssl(
-      ['x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key'].concat([
-        '-CAcreateserial',
-        '-out',
-        'srv.pem',
-        '-days',
-        '2',
-        '-extfile',
-        'ext',
-      ]),
-    );
+    makeLoopbackCa(dir, 'lookback test CA');
     server = createServer(
       { key: readFileSync(join(dir, 'srv.key')), cert: readFileSync(join(dir, 'srv.pem')) },
       (req, res) => {

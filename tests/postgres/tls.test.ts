@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaCandidates } from '../../src/store/postgresConfig.js';
 import { lookback } from '../helpers/cli.js';
+import { makeLoopbackCa } from '../helpers/loopbackCa.js';
 import { FIXTURE_DIR, tempDir } from '../helpers/fixtures.js';
 import {
   freePort,
@@ -53,11 +54,6 @@ function toPostgres(path: string): void {
   chownSync(path, uid, gid);
 }
 
-function openssl(args: string[]): void {
-  const r = spawnSync('/usr/bin/openssl', args, { cwd: join(dir, 'certs'), encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
-}
-
 beforeAll(async () => {
   const found = pgBin();
   if (!found)
@@ -67,29 +63,7 @@ beforeAll(async () => {
   toPostgres(dir);
   mkdirSync(join(dir, 'certs'));
   // A CA made here, and a server certificate for 127.0.0.1 it signs.
-  openssl(
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem'].concat(
-      ['-days', '2', '-subj', '/CN=lookback pg test CA'],
-    ),
-  );
-  openssl(
-    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr'].concat([
-      '-subj',
-      '/CN=127.0.0.1',
-    ]),
-  );
-  writeFileSync(join(dir, 'certs', 'ext'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl(
-    ['x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key'].concat([
-      '-CAcreateserial',
-      '-out',
-      'srv.pem',
-      '-days',
-      '2',
-      '-extfile',
-      'ext',
-    ]),
-  );
+  makeLoopbackCa(join(dir, 'certs'), 'lookback pg test CA');
 
   data = join(dir, 'data');
   asServer('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
