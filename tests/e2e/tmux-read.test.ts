@@ -34,6 +34,20 @@ async function startApp(name: string): Promise<Term> {
   return term;
 }
 
+/**
+ * The status line is drawn: a capture can fall between the start and the end of one
+ * frame's write under load, so a wait takes the frame once it is drawn to its last line
+ * (a frame that stays cut still fails, by the wait's timeout).
+ */
+function statusDrawn(screen: string, rows = 48): boolean {
+  const last =
+    screen
+      .split('\n')
+      .slice(0, rows - 1)
+      .at(-1) ?? '';
+  return last.trim() !== '' && !/[┌┐└┘│]/.test(last);
+}
+
 /** The frame fills the pane exactly as drawn: header first, status line last, no line too wide. */
 function expectWholeFrame(screen: string, rows = 48, cols = 160): void {
   const lines = screen.split('\n');
@@ -94,16 +108,27 @@ describe(SUITE, () => {
     const term = await startApp('emoji');
     expectWholeFrame(term.capture());
     term.key('Enter');
-    const opened = await term.waitFor('the conversation', (s) => s.includes('message 59:'));
+    const opened = await term.waitFor(
+      'the conversation',
+      (s) => s.includes('message 59:') && statusDrawn(s),
+    );
     expectWholeFrame(opened);
     for (const k of ['k', 'k', 'k', 'PageUp', 'PageUp']) {
       term.key(k);
     }
-    const moved = await term.waitFor('the view to move up', (s) => !s.includes('message 59:'));
+    const moved = await term.waitFor(
+      'the view to move up',
+      (s) => !s.includes('message 59:') && statusDrawn(s),
+    );
     expectWholeFrame(moved);
     term.resize(90, 30);
-    const small = await term.waitFor('the redraw at 90x30', (s) =>
-      s.split('\n').some((l) => l.startsWith('┌') && l.trimEnd().endsWith('┐') && l.length < 120),
+    const small = await term.waitFor(
+      'the redraw at 90x30',
+      (s) =>
+        s
+          .split('\n')
+          .some((l) => l.startsWith('┌') && l.trimEnd().endsWith('┐') && l.length < 120) &&
+        statusDrawn(s, 30),
     );
     expectWholeFrame(small, 30, 90);
     term.type('q');
