@@ -65,18 +65,19 @@ function run(bin: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> 
 /** The variables other than NODE_EXTRA_CA_CERTS a run needs (PATH for node and ssh). */
 const base = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH });
 
-describe('the launcher and NODE_EXTRA_CA_CERTS', () => {
-  it('starts node without the variable and gives a child (ssh) the variable as the user set it', async () => {
-    const dir = tempDir('lookback-launcher-child-');
-    const fake = join(dir, 'fake path');
-    mkdirSync(fake);
-    const seen = join(dir, 'seen');
-    // lookback spawns ssh itself (no shell between): $PPID is the node process lookback runs in
-    // (its cmdline is process.title, so the check is its executable),
-    // and /proc/PID/environ is the environment node was started with, before any JavaScript.
-    writeFileSync(
-      join(fake, 'ssh'),
-      `#!/bin/sh
+/**
+ * A fake `ssh` in `dir/name` that records what a child of lookback sees and exits 255.
+ * lookback spawns ssh itself (no shell between): $PPID is the node process lookback runs in
+ * (its cmdline is process.title, so the check is its executable), and /proc/PID/environ is
+ * the environment node was started with, before any JavaScript.
+ */
+function fakeSsh(dir: string, name: string): { fake: string; seen: string } {
+  const fake = join(dir, name);
+  mkdirSync(fake);
+  const seen = join(dir, 'seen');
+  writeFileSync(
+    join(fake, 'ssh'),
+    `#!/bin/sh
 {
   echo "child=\${NODE_EXTRA_CA_CERTS-<unset>}"
   echo "child-private=\${LOOKBACK_DEFERRED_EXTRA_CA_CERTS-<unset>}"
@@ -85,8 +86,15 @@ describe('the launcher and NODE_EXTRA_CA_CERTS', () => {
 } >>"${seen}"
 exit 255
 `,
-    );
-    chmodSync(join(fake, 'ssh'), 0o755);
+  );
+  chmodSync(join(fake, 'ssh'), 0o755);
+  return { fake, seen };
+}
+
+describe('the launcher and NODE_EXTRA_CA_CERTS', () => {
+  it('starts node without the variable and gives a child (ssh) the variable as the user set it', async () => {
+    const dir = tempDir('lookback-launcher-child-');
+    const { fake, seen } = fakeSsh(dir, 'fake path');
     const ca = join(dir, 'my certs', 'extra ca.pem');
     const r = await run(linkedBin(), ['sync', '--host', 'box', '--json'], {
       PATH: `${fake}:${process.env.PATH}`,
@@ -99,20 +107,7 @@ exit 255
 
   it('is what `npm start` runs (the quick start), so node starts without the variable there too', () => {
     const dir = tempDir('lookback-launcher-npm-');
-    const fake = join(dir, 'fake');
-    mkdirSync(fake);
-    const seen = join(dir, 'seen');
-    writeFileSync(
-      join(fake, 'ssh'),
-      `#!/bin/sh
-{
-  echo "child=\${NODE_EXTRA_CA_CERTS-<unset>}"
-  tr '\\0' '\\n' </proc/$PPID/environ | grep -c '^NODE_EXTRA_CA_CERTS=' | sed 's/^/node-start=/'
-} >>"${seen}"
-exit 255
-`,
-    );
-    chmodSync(join(fake, 'ssh'), 0o755);
+    const { fake, seen } = fakeSsh(dir, 'fake');
     const ca = join(dir, 'extra ca.pem');
     const r = spawnSync('npm', ['start', '--silent', '--', 'sync', '--host', 'box', '--json'], {
       cwd: resolve(import.meta.dirname, '../..'),
@@ -126,8 +121,8 @@ exit 255
       },
     });
     expect(r.stderr + r.stdout).toMatch(/box/);
-    const lines = readFileSync(seen, 'utf8').trim().split('\n').slice(0, 2);
-    expect(lines).toEqual([`child=${ca}`, 'node-start=0']);
+    const lines = readFileSync(seen, 'utf8').trim().split('\n').slice(0, 4);
+    expect(lines).toEqual([`child=${ca}`, 'child-private=<unset>', 'node-start=0', 'parent=node']);
   });
 
   it('runs readlink only for a symlink (or a bare name), in the C locale', async () => {
