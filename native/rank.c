@@ -196,6 +196,7 @@ static void countsFunction(sqlite3_context *pCtx, int nVal, sqlite3_value **apVa
 
 /* native/snippet.c: lookback_note(), lookback_snippet(), lookback_note_reset(). */
 int lookbackSnippetInit(sqlite3 *db, fts5_api *fts);
+int lookbackFileStatInit(sqlite3 *db);
 
 static fts5_api *fts5Api(sqlite3 *db){
   fts5_api *pRet = 0;
@@ -234,5 +235,6 @@ int sqlite3_lookbackrank_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_ro
     sqlite3_free(pConn);
   }
   if( rc==SQLITE_OK ) rc = lookbackSnippetInit(db, fts);
+  if( rc==SQLITE_OK ) rc = lookbackFileStatInit(db);
   return rc;
 }

@@ -59,6 +59,14 @@ CREATE TRIGGER messages_au_cjk_new AFTER UPDATE OF text, reasoning, tool_calls, 
   INSERT INTO messages_fts_trigram (rowid, text, reasoning, tool_calls) VALUES (new.id, new.text, new.reasoning, new.tool_calls);
 END;`;
 
+/**
+ * Each file's signature by agent and path: the idle pass's unchanged test reads
+ * only this (native/filestat.c joins each listed path to it, and counts an
+ * agent's files from it), not the table with its parse state. Added after layout
+ * 2 was out, so an index from before gets it when opened (no rebuild).
+ */
+const FILES_SIG = `CREATE INDEX IF NOT EXISTS files_sig ON files (agent, path, parser_version, dev, ino, size, mtime_ms);`;
+
 const SCHEMA = `
 CREATE TABLE conversations (
   id INTEGER PRIMARY KEY,
@@ -124,6 +132,7 @@ CREATE TABLE files (
   indexed_at INTEGER
 );
 CREATE INDEX files_conv ON files (conv_id);
+${FILES_SIG}
 CREATE TABLE sources (agent TEXT PRIMARY KEY, last_indexed_at INTEGER, roots TEXT);
 `;
 
@@ -311,6 +320,11 @@ export function openIndex(path = indexPath()): OpenedIndex {
       whenFree(() => db!.pragma('journal_mode = WAL'));
       db.pragma('synchronous = OFF'); // disposable: a process crash cannot lose a commit; a power loss is a rebuild
       writerCache(db);
+      try {
+        db.exec(FILES_SIG); // a schema read when it is there already
+      } catch {
+        /* locked past the wait, or read-only: the pass is slower, not wrong */
+      }
       // Touch every table once: a damaged file fails here, not in the middle of a pass.
       db.prepare('SELECT count(*) FROM conversations').get();
       db.prepare('SELECT rowid FROM messages_fts LIMIT 1').all();

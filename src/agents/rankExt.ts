@@ -68,6 +68,27 @@ export function hasSnippetNotes(db: Database.Database): boolean {
   return ok;
 }
 
+const sameStat = new WeakMap<Database.Database, boolean>();
+
+/**
+ * Whether the loaded extension has lookback_same_stat() (native/filestat.c): an
+ * indexing pass's unchanged test in one statement. False for an older build or on
+ * Windows; the pass then stats and compares in JavaScript (the same answer, slower).
+ */
+export function hasSameStat(db: Database.Database): boolean {
+  let ok = sameStat.get(db);
+  if (ok === undefined) {
+    ok =
+      hasRankExtension(db) &&
+      db
+        .prepare(`SELECT count(*) FROM pragma_function_list WHERE name = 'lookback_same_stat'`)
+        .pluck()
+        .get() !== 0;
+    sameStat.set(db, ok);
+  }
+  return ok;
+}
+
 /** One bare word or one quoted phrase, perhaps a prefix: FTS5 sees a single phrase. */
 const ONE_PHRASE = /^(?:"(?:[^"]|"")*"|[\p{L}\p{N}_]+)\*?$/u;
 

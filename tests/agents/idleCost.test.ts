@@ -1,16 +1,21 @@
 /**
  * What an incremental pass with nothing changed costs, counted instead of timed
  * (timings are the bench's; these counts fail the same on any machine): one stat
- * per history file, one read of the stored file signatures for every agent, and
- * no statement that grows with the number of files or writes. The idle pass over
- * 10,000 files went from 78 to 225 ms in two rounds without a test noticing.
+ * per history file, and no statement that grows with the number of files or
+ * writes. The idle pass over 10,000 files went from 78 to 225 ms in two rounds
+ * without a test noticing.
+ *
+ * With the native extension (native/filestat.c) the stats are made in C, from one
+ * statement per agent, and JavaScript stats no history file; without it
+ * (LOOKBACK_RANK_EXT=off, or a build without a compiler) JavaScript stats each
+ * file once and reads the stored signatures once for every agent.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { generateHistories } from './generate.js';
@@ -31,10 +36,15 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 let dir: string;
+const extEnv = process.env.LOOKBACK_RANK_EXT;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'lookback-idle-'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  if (extEnv === undefined) delete process.env.LOOKBACK_RANK_EXT;
+  else process.env.LOOKBACK_RANK_EXT = extEnv;
+});
 
 /** An idle pass over a generated home of `sessions` sessions: its statements, stats and listings. */
 function idlePass(sessions: number) {
@@ -57,13 +67,22 @@ function idlePass(sessions: number) {
     sql.length = 0;
     calls.stat.length = 0;
     calls.readdir.length = 0;
+    const native = () =>
+      process.env.LOOKBACK_RANK_EXT === 'off'
+        ? 0
+        : (db.prepare('SELECT lookback_same_stat_calls()').pluck().get() as number);
+    const before = native();
     const r = indexAll(db, { env });
     expect(r.parsed).toBe(0);
     expect(r.unchanged).toBe(g.files);
     return {
       files: g.files,
-      sql: [...sql],
+      // The listed paths (bound, so shown expanded) differ with the files; the statement does not.
+      sql: sql
+        .filter((s) => !s.includes('lookback_same_stat_calls'))
+        .map((s) => s.replace(/json_each\(.*\) j$/m, 'json_each(?) j')),
       stats: [...calls.stat],
+      nativeStats: native() - before,
       readdirs: calls.readdir.length,
     };
   } finally {
@@ -71,26 +90,55 @@ function idlePass(sessions: number) {
   }
 }
 
-it('stats each history file once and runs the same few statements for 12 files as for 48', () => {
-  const small = idlePass(12);
-  const large = idlePass(48);
+/** Nothing written, no lookup per file, the same statements for 12 files as for 48. */
+function expectFlat(small: ReturnType<typeof idlePass>, large: ReturnType<typeof idlePass>) {
   for (const pass of [small, large]) {
-    // One stat per file: none twice, nothing else stat'ed per file.
-    const histories = pass.stats.filter(
-      (p) => /\.jsonl?$/.test(p) && !p.endsWith('session_index.jsonl'),
-    );
-    expect(new Set(histories).size).toBe(pass.files);
-    expect(histories.length).toBe(pass.files);
     // Nothing written: the open app would reload on any commit.
     expect(pass.sql.filter((s) => /^\s*(INSERT|UPDATE|DELETE|BEGIN|CREATE|DROP)/i.test(s))).toEqual(
       [],
     );
     // No statement per file: no lookup of a files row by path when nothing changed.
     expect(pass.sql.filter((s) => /FROM files WHERE path/.test(s))).toEqual([]);
-    // The stored signatures are read once for every agent, not once per agent.
-    expect(pass.sql.filter((s) => /FROM files/.test(s))).toHaveLength(1);
   }
   expect(large.sql).toEqual(small.sql);
   // Listing costs a readdir per directory, not per file.
   expect(large.readdirs).toBe(small.readdirs);
+}
+
+/** The history files JavaScript stat'ed (not the Codex names file). */
+const histories = (pass: ReturnType<typeof idlePass>) =>
+  pass.stats.filter((p) => /\.jsonl?$/.test(p) && !p.endsWith('session_index.jsonl'));
+
+describe('with the native extension', () => {
+  it('stats each history file once, in C, from one statement per agent', () => {
+    const small = idlePass(12);
+    const large = idlePass(48);
+    expectFlat(small, large);
+    for (const pass of [small, large]) {
+      expect(histories(pass)).toEqual([]);
+      expect(pass.nativeStats).toBe(pass.files);
+      // One unchanged test (json_each over the listed paths) per agent with files; the
+      // whole stored-signature table is not read.
+      const tests = pass.sql.filter((s) => /json_each/.test(s));
+      expect(tests).toHaveLength(3); // claude, codex, gemini
+      expect(pass.sql.filter((s) => /SELECT agent, path, dev/.test(s))).toEqual([]);
+    }
+  });
+});
+
+describe('without it (LOOKBACK_RANK_EXT=off)', () => {
+  it('stats each history file once and reads the stored signatures once for every agent', () => {
+    process.env.LOOKBACK_RANK_EXT = 'off';
+    const small = idlePass(12);
+    const large = idlePass(48);
+    expectFlat(small, large);
+    for (const pass of [small, large]) {
+      // One stat per file: none twice, nothing else stat'ed per file.
+      expect(new Set(histories(pass)).size).toBe(pass.files);
+      expect(histories(pass).length).toBe(pass.files);
+      // The stored signatures are read once for every agent, not once per agent.
+      expect(pass.sql.filter((s) => /SELECT agent, path, dev/.test(s))).toHaveLength(1);
+      expect(pass.sql.filter((s) => /json_each/.test(s))).toEqual([]);
+    }
+  });
 });

@@ -11,7 +11,7 @@ import { codexFileId } from '../parsers/codex.js';
 import { geminiLegacyShadowed } from '../parsers/gemini.js';
 import { PARSER_VERSION } from './parserVersion.js';
 import { codexChains } from './codexChains.js';
-import { storageStamp, walSignature } from './stamps.js';
+import { statIsSignal, storageStamp, walSignature } from './stamps.js';
 import type { FileRow, IndexReport } from './types.js';
 
 /** One file to read in this pass (`chain`: every file of its Codex thread, oldest first). */
@@ -44,6 +44,55 @@ export function storedSignatures(
   return out;
 }
 
+/** What the unchanged test compares a listed file with: its stored signature, or none. */
+export type Known = (path: string) => Signature | undefined;
+
+/** The stored signatures as a lookup, with how many there are (the quiet test's count). */
+export function knownFrom(map: ReadonlyMap<string, Signature>): { known: Known; stored: number } {
+  return { known: (path) => map.get(path), stored: map.size };
+}
+
+/** One stored row's signature, read when asked (the few files the native test leaves). */
+export function knownByRow(getFile: Database.Statement): Known {
+  return (path) => {
+    const row = getFile.get(path) as FileRow | undefined;
+    return row && [row.dev, row.ino, row.size, row.mtime_ms, row.parser_version];
+  };
+}
+
+/**
+ * The listed files that native/filestat.c found unchanged (1) in one statement:
+ * each file whose own stat is its whole change signal (statIsSignal) joined to its
+ * stored row and stat'ed in C. Only the others come back to JavaScript. The same
+ * test as changedFiles' own, field for field (tests/agents/sameStat.test.ts).
+ */
+export function sameByStat(
+  stmt: Database.Statement,
+  agent: Agent,
+  files: readonly SourceFile[],
+): Uint8Array {
+  const same = new Uint8Array(files.length);
+  const paths: string[] = [];
+  const at: number[] = [];
+  files.forEach((f, i) => {
+    if (!statIsSignal(f.format)) return;
+    paths.push(f.path);
+    at.push(i);
+  });
+  if (paths.length === 0) return same;
+  for (const i of at) same[i] = 1;
+  const differ = stmt.all(JSON.stringify(paths), agent, PARSER_VERSION[agent]) as number[];
+  for (const k of differ) same[at[k]!] = 0;
+  return same;
+}
+
+/** The statement sameByStat runs: the keys (list positions) of the files not shown unchanged. */
+export const SAME_BY_STAT_SQL = `
+  SELECT j.key FROM json_each(?) j
+  LEFT JOIN files f ON f.path = j.value AND f.agent = ?
+  WHERE f.path IS NULL OR f.parser_version IS NOT ?
+     OR lookback_same_stat(j.value, f.dev, f.ino, f.size, f.mtime_ms) IS NOT 1`;
+
 /**
  * The files of `agent` that changed since they were last read, the bytes they
  * hold to read, and how many were stat'ed; counts `files` and `unchanged` into
@@ -53,9 +102,10 @@ export function storedSignatures(
 export function changedFiles(
   agent: Agent,
   files: readonly SourceFile[],
-  known: ReadonlyMap<string, Signature>,
+  known: Known,
   report: IndexReport,
   getFile: Database.Statement,
+  same: Uint8Array | null = null,
 ): { work: Work[]; bytesTotal: number; statted: number } {
   const work: Work[] = [];
   const version = PARSER_VERSION[agent];
@@ -66,19 +116,25 @@ export function changedFiles(
   let bytesTotal = 0;
   let statted = 0;
   let unchanged = 0;
-  for (const file of files) {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
     if (agent === 'gemini' && file.format === 'json' && geminiLegacyShadowed(file.path)) continue;
+    if (same !== null && same[i] === 1) {
+      // Stat'ed in C and equal to its row (sameByStat): no Stats object, no row read.
+      statted++;
+      unchanged++;
+      continue;
+    }
     const st = statSync(file.path, { throwIfNoEntry: false });
     if (st === undefined) continue; // gone between the listing and the stat
     statted++;
-    const seen = known.get(file.path);
+    const seen = known(file.path);
     // opencode: a write always touches the database or its -wal; the legacy tree, a session file.
-    const walMtime =
-      file.format === 'sqlite'
+    const walMtime = statIsSignal(file.format)
+      ? 0
+      : file.format === 'sqlite'
         ? walSignature(file.path)
-        : file.format === 'storage'
-          ? storageStamp(file.path)
-          : 0;
+        : storageStamp(file.path);
     if (
       seen !== undefined &&
       seen[4] === version &&

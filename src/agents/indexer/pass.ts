@@ -17,7 +17,15 @@ import {
   indexOpencodeStorage,
   indexPraisonaiDb,
 } from './manySessions.js';
-import { changedFiles, storedSignatures } from './changed.js';
+import {
+  SAME_BY_STAT_SQL,
+  changedFiles,
+  knownByRow,
+  knownFrom,
+  sameByStat,
+  storedSignatures,
+} from './changed.js';
+import { hasSameStat } from '../rankExt.js';
 import type { IndexOptions, IndexReport, Parsed } from './types.js';
 import { BATCH_FILES, BATCH_MESSAGES, SOURCE_STAMP_MS } from '../../budgets.js';
 
@@ -40,8 +48,12 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
      ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
   );
-  // What the unchanged test and the quiet test need, read once for every agent.
-  const stored = storedSignatures(db, agents);
+  // The unchanged test: in one statement per agent with the extension (sameByStat),
+  // else against every stored signature, read once for every agent.
+  const native = hasSameStat(db);
+  const stored = native ? null : storedSignatures(db, agents);
+  const sameStmt = native ? db.prepare(SAME_BY_STAT_SQL).pluck() : null;
+  const countStored = db.prepare(`SELECT count(*) FROM files WHERE agent = ?`).pluck();
   const sources = new Map(
     (
       db.prepare(`SELECT agent, last_indexed_at, roots FROM sources`).all() as {
@@ -55,8 +67,11 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   for (const agent of agents) {
     const agentRoots = roots.filter((r) => r.agent === agent);
     const files = agentRoots.flatMap((r) => listFiles(r));
-    const known = stored.get(agent)!;
-    const { work, bytesTotal, statted } = changedFiles(agent, files, known, report, getFile);
+    const { known, stored: storedCount } = stored
+      ? knownFrom(stored.get(agent)!)
+      : { known: knownByRow(getFile), stored: null };
+    const same = sameStmt ? sameByStat(sameStmt, agent, files) : null;
+    const { work, bytesTotal, statted } = changedFiles(agent, files, known, report, getFile, same);
     let filesDone = 0;
     let bytesDone = 0;
     let batch: Parsed[] = [];
@@ -121,7 +136,7 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
       last !== undefined &&
       last.roots === rootsJson &&
       Date.now() - last.last_indexed_at < SOURCE_STAMP_MS &&
-      known.size === statted;
+      (storedCount ?? (countStored.get(agent) as number)) === statted;
     if (!quiet)
       db.transaction(() => {
         markGone(db, agent, new Set(files.map((f) => f.path)));

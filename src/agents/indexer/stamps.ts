@@ -4,6 +4,12 @@
  */
 import { statSync } from 'node:fs';
 import { storageSignatures } from '../parsers/opencodeLegacy.js';
+import type { Format } from '../sourceFiles.js';
+
+/** Whether a file's own stat is its whole change signal (all but a database and a legacy tree). */
+export function statIsSignal(format: Format): boolean {
+  return format !== 'sqlite' && format !== 'storage';
+}
 
 /** The legacy tree's per-session signatures folded into one number (FNV-1a) for the stat check. */
 export function storageStamp(path: string): number {
