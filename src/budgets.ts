@@ -179,6 +179,15 @@ export const RANK_WINDOW = 500;
  * old move a word's IDF by under ~1 % at a million messages (README, Other agents).
  */
 export const TERM_DF_STALE = 0.05;
+/**
+ * A pass that wrote at least this many messages, and at least this share of the
+ * index (a parser version bump re-reads every file of an agent), merges the FTS
+ * tables again: its writes left them in many segments (15 → 21 at a million
+ * messages when one agent's 600,000 were re-read), and a search merges one
+ * doclist per segment. In steps of `pages` leaf pages, each its own transaction,
+ * so another lookback's writer waits for one step, not the whole merge (~4.5 s).
+ */
+export const REWRITE_MERGE = { messages: 1000, share: 0.25, pages: 2000 };
 /** Bytes read from a log per readSync: large enough for few calls, small enough to stream. */
 export const LINE_READ_CHUNK = 1024 * 1024;
 /** A pass over the agents' files that ended this recently (by any process) is not repeated. */

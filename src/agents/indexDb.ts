@@ -214,6 +214,29 @@ export function mergeFts(db: Database.Database): void {
 }
 
 /**
+ * The same merge into one segment, `pages` leaf pages per transaction (FTS5's
+ * 'merge' with a negative count: every level, as 'optimize' does). FTS5's own
+ * sign that nothing is left: the step changed fewer than two rows. For a pass
+ * that rewrote much of an index that others may be writing to.
+ */
+export function mergeFtsStepwise(db: Database.Database, pages: number): void {
+  const changes = db.prepare(`SELECT total_changes()`).pluck();
+  for (const t of ['messages_fts', 'messages_fts_trigram']) {
+    const step = db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('merge', ?)`);
+    for (;;) {
+      const done = db
+        .transaction(() => {
+          const before = changes.get() as number;
+          step.run(-pages);
+          return (changes.get() as number) - before < 2;
+        })
+        .immediate();
+      if (done) break;
+    }
+  }
+}
+
+/**
  * The document count of every word in `messages_fts` (`term_df`), read by search's
  * ranking function (native/rank.c) instead of walking each query word's doclist.
  * Filled from fts5vocab (one walk of the whole index) after the first build, and

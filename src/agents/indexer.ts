@@ -5,7 +5,8 @@
  * state. Sessions whose files vanished stay, marked `gone` (AGENTS.md rule 3).
  */
 import type Database from 'better-sqlite3';
-import { deferFtsIfFirst, fillFts, refreshTermDocs } from './indexDb.js';
+import { deferFtsIfFirst, fillFts, mergeFtsStepwise, refreshTermDocs } from './indexDb.js';
+import { REWRITE_MERGE } from '../budgets.js';
 import { pass } from './indexer/pass.js';
 import type { IndexOptions, IndexReport } from './indexer/types.js';
 
@@ -37,8 +38,16 @@ export function indexAll(db: Database.Database, opts: IndexOptions = {}): IndexR
     throw err;
   }
   if (deferred) fillFts(db);
+  else if (report.messages >= REWRITE_MERGE.messages && rewroteMuch(db, report.messages))
+    mergeFtsStepwise(db, REWRITE_MERGE.pages);
   // Only a pass that wrote: an idle pass reads nothing more (tests/agents/idleCost.test.ts).
   if (deferred || report.messages > 0) refreshTermDocs(db);
   report.ms = performance.now() - t0;
   return report;
+}
+
+/** Whether a pass's messages are a large share of the index (REWRITE_MERGE): counted only after a large pass. */
+function rewroteMuch(db: Database.Database, messages: number): boolean {
+  const total = db.prepare(`SELECT count(*) FROM messages`).pluck().get() as number;
+  return messages >= total * REWRITE_MERGE.share;
 }
