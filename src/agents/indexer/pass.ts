@@ -69,7 +69,7 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     const files = agentRoots.flatMap((r) => listFiles(r));
     const { known, stored: storedCount } = stored
       ? knownFrom(stored.get(agent)!)
-      : { known: knownByRow(getFile), stored: null };
+      : { known: knownByRow(getFile, agent), stored: null };
     const same = sameStmt ? sameByStat(sameStmt, agent, files) : null;
     const { work, bytesTotal, statted } = changedFiles(agent, files, known, report, getFile, same);
     let filesDone = 0;
