@@ -47,7 +47,22 @@ export function hasRankExtension(db: Database.Database): boolean {
   return ok;
 }
 
-const notes = new WeakMap<Database.Database, boolean>();
+const functions = new WeakMap<Database.Database, Map<string, boolean>>();
+
+/** Whether the extension is loaded into `db` and registered `name` (an older build may lack it). */
+function hasExtensionFunction(db: Database.Database, name: string): boolean {
+  let known = functions.get(db);
+  if (!known) functions.set(db, (known = new Map()));
+  let ok = known.get(name);
+  if (ok === undefined) {
+    ok =
+      hasRankExtension(db) &&
+      db.prepare(`SELECT count(*) FROM pragma_function_list WHERE name = ?`).pluck().get(name) !==
+        0;
+    known.set(name, ok);
+  }
+  return ok;
+}
 
 /**
  * Whether the loaded extension also has lookback_note() and lookback_snippet()
@@ -55,20 +70,8 @@ const notes = new WeakMap<Database.Database, boolean>();
  * FTS5 walk. False for an extension built before them; search then asks snippet().
  */
 export function hasSnippetNotes(db: Database.Database): boolean {
-  let ok = notes.get(db);
-  if (ok === undefined) {
-    ok =
-      hasRankExtension(db) &&
-      db
-        .prepare(`SELECT count(*) FROM pragma_function_list WHERE name = 'lookback_snippet'`)
-        .pluck()
-        .get() !== 0;
-    notes.set(db, ok);
-  }
-  return ok;
+  return hasExtensionFunction(db, 'lookback_snippet');
 }
-
-const sameStat = new WeakMap<Database.Database, boolean>();
 
 /**
  * Whether the loaded extension has lookback_same_stat() (native/filestat.c): an
@@ -76,17 +79,7 @@ const sameStat = new WeakMap<Database.Database, boolean>();
  * Windows; the pass then stats and compares in JavaScript (the same answer, slower).
  */
 export function hasSameStat(db: Database.Database): boolean {
-  let ok = sameStat.get(db);
-  if (ok === undefined) {
-    ok =
-      hasRankExtension(db) &&
-      db
-        .prepare(`SELECT count(*) FROM pragma_function_list WHERE name = 'lookback_same_stat'`)
-        .pluck()
-        .get() !== 0;
-    sameStat.set(db, ok);
-  }
-  return ok;
+  return hasExtensionFunction(db, 'lookback_same_stat');
 }
 
 /** One bare word or one quoted phrase, perhaps a prefix: FTS5 sees a single phrase. */
