@@ -36,14 +36,12 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 let dir: string;
-const extEnv = process.env.LOOKBACK_RANK_EXT;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'lookback-idle-'));
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
-  if (extEnv === undefined) delete process.env.LOOKBACK_RANK_EXT;
-  else process.env.LOOKBACK_RANK_EXT = extEnv;
+  vi.unstubAllEnvs();
 });
 
 /** An idle pass over a generated home of `sessions` sessions: its statements, stats and listings. */
@@ -128,7 +126,7 @@ describe('with the native extension', () => {
 
 describe('without it (LOOKBACK_RANK_EXT=off)', () => {
   it('stats each history file once and reads the stored signatures once for every agent', () => {
-    process.env.LOOKBACK_RANK_EXT = 'off';
+    vi.stubEnv('LOOKBACK_RANK_EXT', 'off');
     const small = idlePass(12);
     const large = idlePass(48);
     expectFlat(small, large);

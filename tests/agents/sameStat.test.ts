@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { indexAll } from '../../src/agents/indexer.js';
 import { openIndex } from '../../src/agents/indexDb.js';
 import { AGENTS } from '../../src/agents/model.js';
@@ -37,11 +37,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'lookback-samestat-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const saved = process.env.LOOKBACK_RANK_EXT;
-afterEach(() => {
-  if (saved === undefined) delete process.env.LOOKBACK_RANK_EXT;
-  else process.env.LOOKBACK_RANK_EXT = saved;
-});
+afterEach(() => vi.unstubAllEnvs());
 
 function withExtension(): Database.Database {
   const file = findRankExtension();
@@ -193,8 +189,7 @@ describe('a pass with and without the extension', () => {
     buildMoreHome(home);
     const files = { native: join(dir, 'native.db'), js: join(dir, 'js.db') };
     const pass = (mode: 'native' | 'js') => {
-      if (mode === 'js') process.env.LOOKBACK_RANK_EXT = 'off';
-      else delete process.env.LOOKBACK_RANK_EXT;
+      vi.stubEnv('LOOKBACK_RANK_EXT', mode === 'js' ? 'off' : undefined);
       const { db } = openIndex(files[mode]);
       try {
         expect(hasSameStat(db)).toBe(mode === 'native');
