@@ -31,7 +31,7 @@ export type Signature = readonly [number, number, number, number, number];
  * statement per pass (a query per agent scanned the table eleven times, and row
  * objects cost more to build than these arrays).
  */
-export function storedSignatures(
+function storedSignatures(
   db: Database.Database,
   agents: readonly Agent[],
 ): Map<Agent, Map<string, Signature>> {
@@ -47,16 +47,47 @@ export function storedSignatures(
 /** What the unchanged test compares a listed file with: its stored signature, or none. */
 export type Known = (path: string) => Signature | undefined;
 
-/** The stored signatures as a lookup, with how many there are (the quiet test's count). */
-export function knownFrom(map: ReadonlyMap<string, Signature>): { known: Known; stored: number } {
-  return { known: (path) => map.get(path), stored: map.size };
+/** One agent's unchanged test: its stored signatures, the files found unchanged already, its stored count. */
+export interface AgentTest {
+  known: Known;
+  /** 1 where sameByStat found the listed file unchanged; null without the extension. */
+  same: Uint8Array | null;
+  /** How many files of the agent the index holds (the quiet test's count). */
+  stored: () => number;
+}
+
+/**
+ * The unchanged test of one pass, per agent: with the extension (hasSameStat),
+ * one statement per agent (sameByStat) and a stored row read only for what it
+ * leaves; without it, every stored signature read once for every agent.
+ */
+export function unchangedTest(
+  db: Database.Database,
+  agents: readonly Agent[],
+  getFile: Database.Statement,
+  native: boolean,
+): (agent: Agent, files: readonly SourceFile[]) => AgentTest {
+  if (!native) {
+    const stored = storedSignatures(db, agents);
+    return (agent) => {
+      const map = stored.get(agent)!;
+      return { known: (path) => map.get(path), same: null, stored: () => map.size };
+    };
+  }
+  const sameStmt = db.prepare(SAME_BY_STAT_SQL).pluck();
+  const count = db.prepare(`SELECT count(*) FROM files WHERE agent = ?`).pluck();
+  return (agent, files) => ({
+    known: knownByRow(getFile, agent),
+    same: sameByStat(sameStmt, agent, files),
+    stored: () => count.get(agent) as number,
+  });
 }
 
 /**
  * One stored row's signature, read when asked (the few files the native test
  * leaves); a row of another agent is none, as in the per-agent map.
  */
-export function knownByRow(getFile: Database.Statement, agent: Agent): Known {
+function knownByRow(getFile: Database.Statement, agent: Agent): Known {
   return (path) => {
     const row = getFile.get(path) as (FileRow & { agent: string }) | undefined;
     return row && row.agent === agent
@@ -71,7 +102,7 @@ export function knownByRow(getFile: Database.Statement, agent: Agent): Known {
  * stored row and stat'ed in C. Only the others come back to JavaScript. The same
  * test as changedFiles' own, field for field (tests/agents/sameStat.test.ts).
  */
-export function sameByStat(
+function sameByStat(
   stmt: Database.Statement,
   agent: Agent,
   files: readonly SourceFile[],
@@ -108,10 +139,9 @@ export const SAME_BY_STAT_SQL = `
 export function changedFiles(
   agent: Agent,
   files: readonly SourceFile[],
-  known: Known,
+  { known, same }: Pick<AgentTest, 'known' | 'same'>,
   report: IndexReport,
   getFile: Database.Statement,
-  same: Uint8Array | null = null,
 ): { work: Work[]; bytesTotal: number; statted: number } {
   const work: Work[] = [];
   const version = PARSER_VERSION[agent];

@@ -17,14 +17,7 @@ import {
   indexOpencodeStorage,
   indexPraisonaiDb,
 } from './manySessions.js';
-import {
-  SAME_BY_STAT_SQL,
-  changedFiles,
-  knownByRow,
-  knownFrom,
-  sameByStat,
-  storedSignatures,
-} from './changed.js';
+import { changedFiles, unchangedTest } from './changed.js';
 import { hasSameStat } from '../rankExt.js';
 import type { IndexOptions, IndexReport, Parsed } from './types.js';
 import { BATCH_FILES, BATCH_MESSAGES, SOURCE_STAMP_MS } from '../../budgets.js';
@@ -48,12 +41,8 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
     `INSERT INTO sources (agent, last_indexed_at, roots) VALUES (?, ?, ?)
      ON CONFLICT (agent) DO UPDATE SET last_indexed_at = excluded.last_indexed_at, roots = excluded.roots`,
   );
-  // The unchanged test: in one statement per agent with the extension (sameByStat),
-  // else against every stored signature, read once for every agent.
-  const native = hasSameStat(db);
-  const stored = native ? null : storedSignatures(db, agents);
-  const sameStmt = native ? db.prepare(SAME_BY_STAT_SQL).pluck() : null;
-  const countStored = db.prepare(`SELECT count(*) FROM files WHERE agent = ?`).pluck();
+  // With the extension, one statement per agent; else every stored signature, read once.
+  const testFor = unchangedTest(db, agents, getFile, hasSameStat(db));
   const sources = new Map(
     (
       db.prepare(`SELECT agent, last_indexed_at, roots FROM sources`).all() as {
@@ -67,11 +56,8 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
   for (const agent of agents) {
     const agentRoots = roots.filter((r) => r.agent === agent);
     const files = agentRoots.flatMap((r) => listFiles(r));
-    const { known, stored: storedCount } = stored
-      ? knownFrom(stored.get(agent)!)
-      : { known: knownByRow(getFile, agent), stored: null };
-    const same = sameStmt ? sameByStat(sameStmt, agent, files) : null;
-    const { work, bytesTotal, statted } = changedFiles(agent, files, known, report, getFile, same);
+    const test = testFor(agent, files);
+    const { work, bytesTotal, statted } = changedFiles(agent, files, test, report, getFile);
     let filesDone = 0;
     let bytesDone = 0;
     let batch: Parsed[] = [];
@@ -136,7 +122,7 @@ export function pass(db: Database.Database, opts: IndexOptions): IndexReport {
       last !== undefined &&
       last.roots === rootsJson &&
       Date.now() - last.last_indexed_at < SOURCE_STAMP_MS &&
-      (storedCount ?? (countStored.get(agent) as number)) === statted;
+      test.stored() === statted;
     if (!quiet)
       db.transaction(() => {
         markGone(db, agent, new Set(files.map((f) => f.path)));
